@@ -1,0 +1,76 @@
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { authTokens, sessions, users } from './tables.ts'
+import { hashToken, randomCode, randomToken } from './tokens.ts'
+
+export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000
+export const RESET_TTL_MS = 15 * 60 * 1000
+
+export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
+
+// A real hash to verify against when the e-mail is unknown, so both paths cost the same.
+let dummyHash: Promise<string> | undefined
+export async function verifyPassword(password: string, hash: string | undefined): Promise<boolean> {
+  if (!hash) {
+    dummyHash ??= hashPassword('not-a-real-password')
+    await Bun.password.verify(password, await dummyHash)
+    return false
+  }
+  return Bun.password.verify(password, hash)
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db.select().from(users).where(eq(users.email, email))
+  return user
+}
+
+/** Creates a user; returns null when the e-mail is taken. */
+export async function createUser(db: Db, email: string, password: string, opts: { verified?: boolean; admin?: boolean } = {}) {
+  const passwordHash = await hashPassword(password)
+  const [user] = await db
+    .insert(users)
+    .values({ email, passwordHash, admin: opts.admin ?? false, verifiedAt: opts.verified ? new Date() : null })
+    .onConflictDoNothing({ target: users.email })
+    .returning()
+  return user ?? null
+}
+
+export async function issueToken(db: Db, userId: string, kind: 'verify' | 'reset'): Promise<string> {
+  const token = kind === 'verify' ? randomToken() : randomCode()
+  const ttl = kind === 'verify' ? VERIFY_TTL_MS : RESET_TTL_MS
+  if (kind === 'reset') {
+    // only the newest reset code is valid
+    await db.delete(authTokens).where(and(eq(authTokens.userId, userId), eq(authTokens.kind, 'reset')))
+  }
+  await db.insert(authTokens).values({ hash: hashToken(token), kind, userId, expiresAt: new Date(Date.now() + ttl) })
+  return token
+}
+
+/** Spends a token atomically: returns its user id, or null if unknown, used, expired or of another kind. */
+export async function consumeToken(db: Db, token: string, kind: 'verify' | 'reset'): Promise<string | null> {
+  const hash = hashToken(kind === 'reset' ? token.toUpperCase() : token)
+  const [row] = await db
+    .update(authTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(authTokens.hash, hash), eq(authTokens.kind, kind), isNull(authTokens.usedAt), gt(authTokens.expiresAt, new Date())))
+    .returning({ userId: authTokens.userId })
+  return row?.userId ?? null
+}
+
+export async function markVerified(db: Db, userId: string) {
+  await db.update(users).set({ verifiedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.verifiedAt)))
+}
+
+/** Sets a new password and revokes every session of the user, in one transaction. */
+export async function changePassword(db: Db, userId: string, password: string) {
+  const passwordHash = await hashPassword(password)
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId))
+    await tx.delete(sessions).where(eq(sessions.userId, userId))
+  })
+}
+
+export async function setAdmin(db: Db, email: string, admin: boolean): Promise<boolean> {
+  const rows = await db.update(users).set({ admin }).where(eq(users.email, email)).returning({ id: users.id })
+  return rows.length > 0
+}

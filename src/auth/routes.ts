@@ -1,0 +1,106 @@
+import { Hono } from 'hono'
+import type { AppContext, AppEnv } from '../context.ts'
+import { clientIp } from '../lib/client-ip.ts'
+import { fail } from '../lib/errors.ts'
+import { errorFields, log } from '../lib/logger.ts'
+import { hit } from '../lib/rate-limit.ts'
+import { valid } from '../lib/validate.ts'
+import { resetMail, verificationMail } from './mail.ts'
+import {
+  changePassword,
+  consumeToken,
+  createUser,
+  findUserByEmail,
+  issueToken,
+  markVerified,
+  verifyPassword,
+} from './queries.ts'
+import { createAccount, credentials, resetPassword, sendReset, verifyQuery, type SessionResponse } from './schema.ts'
+import { clearSessionCookie, createSession, currentUser, requireUser, setSessionCookie } from './session.ts'
+import { sessions } from './tables.ts'
+import { eq } from 'drizzle-orm'
+
+export function authRoutes(ctx: AppContext) {
+  const { db, env } = ctx
+  const limit = async (c: Parameters<typeof clientIp>[0], action: string, email?: string) => {
+    const window = env.RATE_LIMIT_WINDOW_SECONDS
+    // one person behind an IP gets a few times the per-account budget
+    await hit(db, `${action}:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, window)
+    if (email) await hit(db, `${action}:email:${email}`, env.RATE_LIMIT_MAX, window)
+  }
+  const webUrl = (c: { req: { url: string; header(n: string): string | undefined } }) => {
+    if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/$/, '')
+    const url = new URL(c.req.url)
+    if (env.TRUST_PROXY) {
+      const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim()
+      const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim()
+      if (proto) url.protocol = `${proto}:`
+      if (host) url.host = host
+    }
+    return url.origin
+  }
+
+  return new Hono<AppEnv>()
+    .post('/create', valid('json', createAccount), async (c) => {
+      const { email, password } = c.req.valid('json')
+      await limit(c, 'create', email)
+      const user = await createUser(db, email, password)
+      if (!user) fail(400, 'Account exists.')
+      const token = await issueToken(db, user.id, 'verify')
+      try {
+        await ctx.mailer.send(verificationMail(email, `${webUrl(c)}/verify/${token}`))
+      } catch (err) {
+        log.error('verification mail failed', { to: email, ...errorFields(err) })
+      }
+      return c.body(null, 204)
+    })
+    .get('/verify', valid('query', verifyQuery), async (c) => {
+      const userId = await consumeToken(db, c.req.valid('query').token, 'verify')
+      if (!userId) fail(400, 'Token is not valid.')
+      await markVerified(db, userId)
+      return c.body(null, 204)
+    })
+    .post('/login', valid('json', credentials), async (c) => {
+      const { email, password } = c.req.valid('json')
+      await limit(c, 'login', email)
+      const user = await findUserByEmail(db, email)
+      const ok = await verifyPassword(password, user?.passwordHash)
+      if (!user || !ok) fail(401, 'Incorrect email or password.')
+      if (!user.verifiedAt) fail(401, 'Account is unverified.')
+      const { token, expiresAt } = await createSession(db, user.id)
+      setSessionCookie(c, token, expiresAt, env.TRUST_PROXY)
+      return c.json({ email: user.email, admin: user.admin } satisfies SessionResponse, 200)
+    })
+    .delete('/logout', requireUser, async (c) => {
+      await db.delete(sessions).where(eq(sessions.id, c.get('sessionId')!))
+      clearSessionCookie(c)
+      return c.json({}, 200)
+    })
+    .get('/session', requireUser, (c) => {
+      const { email, admin } = currentUser(c)
+      return c.json({ email, admin } satisfies SessionResponse, 200)
+    })
+    .post('/sendreset', valid('json', sendReset), async (c) => {
+      const { email } = c.req.valid('json')
+      await limit(c, 'sendreset', email)
+      const user = await findUserByEmail(db, email)
+      if (user?.verifiedAt) {
+        const code = await issueToken(db, user.id, 'reset')
+        try {
+          await ctx.mailer.send(resetMail(email, code))
+        } catch (err) {
+          log.error('reset mail failed', { to: email, ...errorFields(err) })
+        }
+      }
+      return c.body(null, 204)
+    })
+    .post('/reset', valid('json', resetPassword), async (c) => {
+      const { token, password } = c.req.valid('json')
+      await limit(c, 'reset')
+      const userId = await consumeToken(db, token, 'reset')
+      if (!userId) fail(400, 'Token is not valid.')
+      await changePassword(db, userId, password)
+      clearSessionCookie(c)
+      return c.body(null, 204)
+    })
+}

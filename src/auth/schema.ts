@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+// Shared with the web forms: one definition of what a valid input is.
+export const email = z
+  .string({ error: 'Required' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'Invalid email' }).max(254))
+export const password = z
+  .string({ error: 'Required' })
+  .min(8, { error: 'Password must be at least 8 characters' })
+  .max(1024, { error: 'Password is too long' })
+
+export const credentials = z.object({ email, password: z.string({ error: 'Required' }).min(1, 'Required').max(1024) })
+export const createAccount = z.object({ email, password })
+export const sendReset = z.object({ email })
+export const resetPassword = z.object({ token: z.string({ error: 'Required' }).trim().min(1, 'Required').max(200), password })
+export const verifyQuery = z.object({ token: z.string({ error: 'Required' }).min(1, 'Required').max(200) })
+
+export type SessionResponse = { email: string; admin: boolean }

@@ -1,0 +1,105 @@
+import { and, eq, gt, lt } from 'drizzle-orm'
+import type { Context, MiddlewareHandler } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { AppEnv, SessionUser } from '../context.ts'
+import type { Db } from '../db/client.ts'
+import { fail } from '../lib/errors.ts'
+import { sessions, users } from './tables.ts'
+import { hashToken, randomToken } from './tokens.ts'
+
+export const SESSION_COOKIE = 'tunefeed_session'
+const DAY = 24 * 60 * 60 * 1000
+export const SESSION_TTL = 30 * DAY
+
+export async function createSession(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken()
+  const expiresAt = new Date(Date.now() + SESSION_TTL)
+  await db.insert(sessions).values({ id: hashToken(token), userId, expiresAt })
+  return { token, expiresAt }
+}
+
+/**
+ * Looks the token up by its SHA-256 (the lookup itself is the comparison, so
+ * no timing leak on the token). Sliding expiry: past half its life a session
+ * is pushed to a fresh 30 days.
+ */
+export async function validateSession(
+  db: Db,
+  token: string,
+): Promise<{ user: SessionUser; sessionId: string; renewedUntil: Date | null } | null> {
+  const id = hashToken(token)
+  const [row] = await db
+    .select({ id: users.id, email: users.email, admin: users.admin, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
+  if (!row) return null
+  let renewedUntil: Date | null = null
+  if (row.expiresAt.getTime() - Date.now() < SESSION_TTL / 2) {
+    renewedUntil = new Date(Date.now() + SESSION_TTL)
+    await db.update(sessions).set({ expiresAt: renewedUntil }).where(eq(sessions.id, id))
+  }
+  return { user: { id: row.id, email: row.email, admin: row.admin }, sessionId: id, renewedUntil }
+}
+
+export async function deleteExpiredSessions(db: Db) {
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()))
+}
+
+function isHttps(c: Context, trustProxy: boolean): boolean {
+  if (trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https') return true
+  return new URL(c.req.url).protocol === 'https:'
+}
+
+export function setSessionCookie(c: Context, token: string, expires: Date, trustProxy: boolean) {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c, trustProxy),
+    path: '/',
+    expires,
+  })
+}
+
+export function clearSessionCookie(c: Context) {
+  deleteCookie(c, SESSION_COOKIE, { path: '/' })
+}
+
+/** Reads the cookie on every /api request and fills `user` (or null). */
+export function sessionMiddleware(db: Db, trustProxy: boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('user', null)
+    c.set('sessionId', null)
+    const token = getCookie(c, SESSION_COOKIE)
+    if (token) {
+      const found = await validateSession(db, token)
+      if (found) {
+        c.set('user', found.user)
+        c.set('sessionId', found.sessionId)
+        if (found.renewedUntil) setSessionCookie(c, token, found.renewedUntil, trustProxy)
+      }
+    }
+    await next()
+  }
+}
+
+/** Guard: 401 `Unauthorized` before any validation runs. */
+export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get('user')) fail(401, 'Unauthorized')
+  await next()
+}
+
+/** Guard: 401 for anonymous, 403 `Forbidden` for signed-in non-admins. */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = c.get('user')
+  if (!user) fail(401, 'Unauthorized')
+  if (!user.admin) fail(403, 'Forbidden')
+  await next()
+}
+
+/** The signed-in user inside a route behind requireUser. */
+export function currentUser(c: Context<AppEnv>): SessionUser {
+  const user = c.get('user')
+  if (!user) fail(401, 'Unauthorized')
+  return user
+}

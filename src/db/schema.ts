@@ -1,0 +1,4 @@
+// Schema index read by drizzle-kit and by the typed database handle.
+// Each feature owns its tables in its own folder.
+export * from '../auth/tables.ts'
+export * from '../webdav/tables.ts'

@@ -1,0 +1,73 @@
+import { cpus } from 'node:os'
+import { z } from 'zod'
+
+/**
+ * The only reader of `process.env`. Every setting is validated here once, at
+ * start-up, so a bad value stops the app with a message naming the variable.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes')
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public address of the web app, used in e-mail links. Defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL connection string; when unset the embedded PGlite in DATA_DIR/db is used. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  /** Secret for encrypting stored credentials; generated into DATA_DIR when unset. */
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** smtp://user:pass@host:port ; when unset mail is printed to the log and saved under DATA_DIR/mail. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Tunefeed <no-reply@tunefeed.local>'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Trust X-Forwarded-* headers (behind Caddy) for client IP and HTTPS detection. */
+  TRUST_PROXY: bool.default(false),
+  /** Largest accepted upload in bytes. */
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  /** Largest accepted JSON body in bytes. */
+  MAX_JSON_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  /** Attempts per window for login, create, sendreset and reset, per IP and per email. */
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
+  YTDLP_PATH: z.string().default('/usr/bin/yt-dlp'),
+  JOB_CONCURRENCY: z.coerce.number().int().positive().default(Math.max(1, cpus().length)),
+  JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  JOB_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  /**
+   * Comma-separated hosts or CIDRs the outbound URL guard lets through even
+   * though they are private or loopback (tests: 127.0.0.1). Off by default.
+   */
+  FETCH_ALLOW_HOSTS: z.string().default(''),
+  YOUTUBE_API_KEY: z.string().default(''),
+  YOUTUBE_API_URL: z.url().default('https://www.googleapis.com/youtube/v3'),
+  YOUTUBE_FEED_URL: z.url().default('https://www.youtube.com'),
+  YOUTUBE_DAILY_QUOTA: z.coerce.number().int().positive().default(10_000),
+  /** Start the scheduler (hourly/daily refreshes). */
+  SCHEDULER: bool.default(true),
+})
+
+export type Env = z.infer<typeof schema>
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings mean "unset" so `FOO= bun ...` falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''))
+  const result = schema.safeParse(cleaned)
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  return result.data
+}

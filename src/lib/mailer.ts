@@ -1,0 +1,51 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import nodemailer from 'nodemailer'
+import { log } from './logger.ts'
+
+export interface Mail {
+  to: string
+  subject: string
+  text: string
+  html?: string
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>
+}
+
+/**
+ * SMTP through nodemailer when SMTP_URL is set; otherwise each message is
+ * printed to the log and saved as an .eml file under DATA_DIR/mail so a
+ * self-hoster can sign up with nothing else installed.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string }): Mailer {
+  if (opts.smtpUrl) {
+    const url = new URL(opts.smtpUrl)
+    const transport = nodemailer.createTransport({
+      host: url.hostname,
+      port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
+      secure: url.protocol === 'smtps:',
+      auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+      // smtp://...?ignoreTLS=1 for local catch-all servers without a valid certificate
+      ignoreTLS: url.searchParams.get('ignoreTLS') === '1',
+    })
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: opts.from, ...mail })
+        log.info('mail sent', { to: mail.to, subject: mail.subject })
+      },
+    }
+  }
+  const dir = join(opts.dataDir, 'mail')
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  return {
+    async send(mail) {
+      const info = await stream.sendMail({ from: opts.from, ...mail })
+      mkdirSync(dir, { recursive: true })
+      const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID().slice(0, 8)}.eml`)
+      writeFileSync(file, info.message as Buffer)
+      log.info('mail saved (no SMTP_URL)', { to: mail.to, subject: mail.subject, file, text: mail.text })
+    },
+  }
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path'
+import { createApp } from './app.ts'
+import type { AppContext } from './context.ts'
+import { openDatabase } from './db/client.ts'
+import type { Env } from './env.ts'
+import { createMailer } from './lib/mailer.ts'
+import { Cipher, loadSecret } from './lib/secret.ts'
+import { parseAllowList } from './lib/url-guard.ts'
+import { deleteExpiredSessions } from './auth/session.ts'
+import { log, errorFields } from './lib/logger.ts'
+
+export interface RunningServer {
+  port: number
+  databaseKind: 'pglite' | 'postgres'
+  ctx: AppContext
+  stop(): Promise<void>
+}
+
+/** Opens everything the app needs and starts listening. Used by index.ts and by process-level tests. */
+export async function startServer(env: Env, opts: { webRoot?: string } = {}): Promise<RunningServer> {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const ctx: AppContext = {
+    env,
+    db: database.db,
+    mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
+    cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
+    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
+    health: { database: () => database.ping() },
+  }
+  const app = createApp(ctx, opts)
+  const server = Bun.serve({
+    port: env.PORT,
+    hostname: env.HOST,
+    fetch: app.fetch,
+    maxRequestBodySize: env.MAX_UPLOAD_BYTES + 1024 * 1024,
+  })
+  const sweep = setInterval(
+    () => deleteExpiredSessions(ctx.db).catch((err) => log.warn('session sweep failed', errorFields(err))),
+    60 * 60 * 1000,
+  )
+  return {
+    port: server.port!,
+    databaseKind: database.kind,
+    ctx,
+    async stop() {
+      clearInterval(sweep)
+      await server.stop()
+      await database.close()
+    },
+  }
+}
+
+export const defaultWebRoot = join(import.meta.dir, '../web/dist')

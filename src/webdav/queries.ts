@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import type { Cipher } from '../lib/secret.ts'
+import type { WebdavAccount } from './schema.ts'
+import { webdavAccounts } from './tables.ts'
+
+export async function getWebdav(db: Db, cipher: Cipher, userId: string): Promise<WebdavAccount | null> {
+  const [row] = await db.select().from(webdavAccounts).where(eq(webdavAccounts.userId, userId))
+  if (!row) return null
+  return { username: row.username, password: await cipher.decrypt(row.passwordEnc), url: row.url }
+}
+
+export async function saveWebdav(db: Db, cipher: Cipher, userId: string, account: WebdavAccount) {
+  const values = { username: account.username, passwordEnc: await cipher.encrypt(account.password), url: account.url, updatedAt: new Date() }
+  await db
+    .insert(webdavAccounts)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: webdavAccounts.userId, set: values })
+}
+
+export async function deleteWebdav(db: Db, userId: string) {
+  await db.delete(webdavAccounts).where(eq(webdavAccounts.userId, userId))
+}

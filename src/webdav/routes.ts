@@ -1,0 +1,29 @@
+import { Hono } from 'hono'
+import type { AppContext, AppEnv } from '../context.ts'
+import { currentUser, requireUser } from '../auth/session.ts'
+import { fail } from '../lib/errors.ts'
+import { valid } from '../lib/validate.ts'
+import { checkWebdav } from './check.ts'
+import { deleteWebdav, getWebdav, saveWebdav } from './queries.ts'
+import { webdavAccount } from './schema.ts'
+
+export function webdavRoutes(ctx: AppContext) {
+  const { db, cipher } = ctx
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get('/', async (c) => {
+      const account = await getWebdav(db, cipher, currentUser(c).id)
+      if (!account) fail(404, 'WebDAV not found.')
+      return c.json(account, 200)
+    })
+    .post('/', valid('json', webdavAccount), async (c) => {
+      const account = c.req.valid('json')
+      if (!(await checkWebdav(account, ctx.allow))) fail(400, 'Error connecting to webdav server.')
+      await saveWebdav(db, cipher, currentUser(c).id, account)
+      return c.json(account, 200)
+    })
+    .delete('/', async (c) => {
+      await deleteWebdav(db, currentUser(c).id)
+      return c.body(null, 204)
+    })
+}
