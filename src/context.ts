@@ -3,6 +3,8 @@ import type { Env } from './env.ts'
 import type { Mailer } from './lib/mailer.ts'
 import type { Cipher } from './lib/secret.ts'
 import type { AllowList } from './lib/url-guard.ts'
+import type { Jobs } from './jobs/types.ts'
+import type { Hub } from './ws/hub.ts'
 
 /** What the routers need, built once by index.ts (or a test) and passed down. */
 export interface AppContext {
@@ -12,6 +14,10 @@ export interface AppContext {
   cipher: Cipher
   /** Outbound URL guard allow-list (FETCH_ALLOW_HOSTS). */
   allow: AllowList
+  /** Background jobs (bunqueue); see src/jobs/. */
+  jobs: Jobs
+  /** WebSocket topic fan-out; see src/ws/hub.ts. */
+  hub: Hub
   /** Named health checks reported by GET /api/health (database, queue, ...). */
   health: Record<string, () => Promise<void>>
 }

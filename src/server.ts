@@ -8,6 +8,7 @@ import { Cipher, loadSecret } from './lib/secret.ts'
 import { parseAllowList } from './lib/url-guard.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
+import { Hub } from './ws/hub.ts'
 
 export interface RunningServer {
   port: number
@@ -25,6 +26,8 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
     cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
     allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
+    hub: new Hub(),
+    jobs: undefined as never, // wired by src/jobs (music issue)
     health: { database: () => database.ping() },
   }
   const app = createApp(ctx, opts)
@@ -34,6 +37,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     fetch: app.fetch,
     maxRequestBodySize: env.MAX_UPLOAD_BYTES + 1024 * 1024,
   })
+  ctx.hub.attach(server)
   const sweep = setInterval(
     () => deleteExpiredSessions(ctx.db).catch((err) => log.warn('session sweep failed', errorFields(err))),
     60 * 60 * 1000,
