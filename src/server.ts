@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { websocket } from 'hono/bun'
 import { createApp } from './app.ts'
 import type { AppContext } from './context.ts'
 import { openDatabase } from './db/client.ts'
@@ -35,6 +36,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     port: env.PORT,
     hostname: env.HOST,
     fetch: app.fetch,
+    websocket,
     maxRequestBodySize: env.MAX_UPLOAD_BYTES + 1024 * 1024,
   })
   ctx.hub.attach(server)
