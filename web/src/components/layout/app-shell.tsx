@@ -1,0 +1,59 @@
+import { useRouterState } from '@tanstack/react-router'
+import { type ReactNode, useEffect, useState } from 'react'
+import { styled } from 'styled-system/jsx'
+import { useSnapshot } from 'valtio'
+import { PlayerFooter } from '~/features/player/components/player-footer.tsx'
+import { playerStore } from '~/features/player/store.ts'
+import { Header } from './header.tsx'
+import { SideNav } from './side-nav.tsx'
+import { FOOTER_HEIGHT, HEADER_HEIGHT, NAVBAR_WIDTH } from './sizes.ts'
+
+/**
+ * Shell of the signed-in area (SPEC 1): 60 px header, 200 px side navigation
+ * (burger below md), and a 100 px footer only while autoplay is on.
+ */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { autoplay } = useSnapshot(playerStore)
+  const [navOpen, setNavOpen] = useState(false)
+  const pathname = useRouterState({ select: (s) => s.location.pathname })
+  useEffect(() => setNavOpen(false), [pathname])
+
+  const footerHeight = autoplay ? FOOTER_HEIGHT : 0
+  return (
+    <styled.div
+      minH="100dvh"
+      style={{
+        ['--header-height' as string]: `${HEADER_HEIGHT}px`,
+        ['--navbar-width' as string]: `${NAVBAR_WIDTH}px`,
+        ['--footer-height' as string]: `${footerHeight}px`,
+      }}
+    >
+      <Header navOpen={navOpen} onToggleNav={() => setNavOpen((o) => !o)} />
+      <SideNav open={navOpen} />
+      <styled.main
+        pt="var(--header-height)"
+        pb="var(--footer-height)"
+        ps={{ base: '0', md: 'var(--navbar-width)' }}
+        minH="100dvh"
+      >
+        <styled.div maxW="8xl" mx="auto" px={{ base: '4', md: '8' }} py={{ base: '6', md: '8' }}>
+          {children}
+        </styled.div>
+      </styled.main>
+      <styled.footer
+        position="fixed"
+        bottom="0"
+        insetX="0"
+        zIndex="docked"
+        overflow="hidden"
+        bg="bg.default"
+        borderTopWidth={autoplay ? '1px' : '0'}
+        height="var(--footer-height)"
+        transition="height 0.2s ease"
+        aria-hidden={!autoplay}
+      >
+        {autoplay && <PlayerFooter />}
+      </styled.footer>
+    </styled.div>
+  )
+}

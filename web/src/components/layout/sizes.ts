@@ -1,0 +1,4 @@
+/** SPEC 1 and 9: fixed shell sizes in px. */
+export const HEADER_HEIGHT = 60
+export const NAVBAR_WIDTH = 200
+export const FOOTER_HEIGHT = 100

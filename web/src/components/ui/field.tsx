@@ -1,0 +1,42 @@
+import { Field as ArkField } from '@ark-ui/react/field'
+import type { ComponentProps, ReactNode } from 'react'
+import { createStyleContext, styled } from 'styled-system/jsx'
+import { field, input } from 'styled-system/recipes'
+
+const { withProvider, withContext } = createStyleContext(field)
+
+export const FieldRoot = withProvider(ArkField.Root, 'root')
+export const FieldLabel = withContext(ArkField.Label, 'label')
+export const FieldHelperText = withContext(ArkField.HelperText, 'helperText')
+export const FieldErrorText = withContext(ArkField.ErrorText, 'errorText')
+export const FieldInput = styled(ArkField.Input, input)
+
+export type TextFieldProps = ComponentProps<typeof FieldInput> & {
+  label: ReactNode
+  /** Error text under the input; marks the field invalid when set. */
+  error?: string | null
+  helperText?: ReactNode
+}
+
+/**
+ * Label + input + error text in one: the common form row.
+ *
+ *     <TextField label="Email" type="email" value={v} onChange={...} error={errors.email} required />
+ */
+export function TextField({ label, error, helperText, required, readOnly, disabled, ...inputProps }: TextFieldProps) {
+  return (
+    <FieldRoot invalid={!!error} required={required} readOnly={readOnly} disabled={disabled}>
+      <FieldLabel>
+        {label}
+        {required && (
+          <styled.span color="fg.error" ms="1" aria-hidden>
+            *
+          </styled.span>
+        )}
+      </FieldLabel>
+      <FieldInput {...inputProps} />
+      {helperText && <FieldHelperText>{helperText}</FieldHelperText>}
+      <FieldErrorText>{error}</FieldErrorText>
+    </FieldRoot>
+  )
+}

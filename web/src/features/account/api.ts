@@ -1,0 +1,47 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { api, isStatus, request } from '~/lib/api.ts'
+import { queryKeys } from '~/lib/query-keys.ts'
+
+/** The linked WebDAV account, or null when there is none (404). */
+export const webdavQuery = queryOptions({
+  queryKey: queryKeys.webDav.account(),
+  queryFn: async () => {
+    try {
+      return await request(api.webdav.$get())
+    } catch (err) {
+      if (isStatus(err, 404)) return null
+      throw err
+    }
+  },
+})
+
+export function useSaveWebdav() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (json: { username: string; password: string; url: string }) => request(api.webdav.$post({ json })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.webDav.all }),
+  })
+}
+
+export function useDeleteWebdav() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => request(api.webdav.$delete()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.webDav.all }),
+  })
+}
+
+/** Logs out, leaves the signed-in area, then drops every cached query (not when the call fails). */
+export function useLogout() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useMutation({
+    mutationFn: () => request(api.auth.logout.$delete()),
+    onSuccess: async () => {
+      // navigate first: clearing while protected pages are mounted would make them refetch
+      await navigate({ to: '/login', replace: true })
+      queryClient.clear()
+    },
+  })
+}

@@ -1,0 +1,31 @@
+import { Page } from '~/components/layout/page.tsx'
+import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
+import type { SessionUser } from '~/lib/session.ts'
+import { AccountTab } from './account-tab.tsx'
+import { LegalTab } from './legal-tab.tsx'
+import { WebdavTab } from './webdav-tab.tsx'
+
+/** /account (SPEC 2): tabs Account (default), WebDAV and Legal. */
+export function AccountPage({ user }: { user: SessionUser }) {
+  return (
+    <Page title="Account">
+      <TabsRoot defaultValue="account" lazyMount maxW="2xl">
+        <TabsList>
+          <TabsTrigger value="account">Account</TabsTrigger>
+          <TabsTrigger value="webdav">WebDAV</TabsTrigger>
+          <TabsTrigger value="legal">Legal</TabsTrigger>
+          <TabsIndicator />
+        </TabsList>
+        <TabsContent value="account">
+          <AccountTab user={user} />
+        </TabsContent>
+        <TabsContent value="webdav">
+          <WebdavTab />
+        </TabsContent>
+        <TabsContent value="legal">
+          <LegalTab />
+        </TabsContent>
+      </TabsRoot>
+    </Page>
+  )
+}

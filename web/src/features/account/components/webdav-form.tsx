@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react'
+import { styled } from 'styled-system/jsx'
+import { webdavAccount } from '../../../../../src/webdav/schema.ts'
+import { Button } from '~/components/ui/button.tsx'
+import { TextField } from '~/components/ui/field.tsx'
+import { errorText } from '~/lib/api.ts'
+import { useForm } from '~/lib/use-form.ts'
+import { useSaveWebdav } from '../api.ts'
+import { DeleteWebdavDialog } from './delete-webdav-dialog.tsx'
+
+type Saved = { username: string; password: string; url: string } | null
+
+const empty = { username: '', password: '', url: '' }
+
+/** SPEC 2 WebDAV tab: Username, Password, URL (required); Save and Delete. */
+export function WebdavForm({ saved }: { saved: Saved }) {
+  const save = useSaveWebdav()
+  const [deleteOpen, setDeleteOpen] = useState(false)
+  const form = useForm({
+    initialValues: saved ?? empty,
+    schema: webdavAccount,
+    required: ['username', 'password', 'url'],
+  })
+
+  // editing starts from the saved values; follow them when they change (saved elsewhere, deleted)
+  const { reset } = form
+  useEffect(() => {
+    reset(saved ?? empty)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [saved])
+
+  return (
+    <styled.form
+      noValidate
+      display="flex"
+      flexDirection="column"
+      gap="5"
+      onSubmit={form.handleSubmit((data) => save.mutate(data))}
+    >
+      <TextField label="Username" autoComplete="off" required {...form.text('username')} />
+      <TextField label="Password" type="password" autoComplete="new-password" required {...form.text('password')} />
+      <TextField label="URL" type="url" placeholder="https://dav.example.com/remote.php/dav/files/me/" required {...form.text('url')} />
+      {save.isSuccess && (
+        <styled.p color="green.text" textStyle="sm" fontWeight="medium" role="status">
+          WebDAV Updated
+        </styled.p>
+      )}
+      {save.isError && (
+        <styled.p color="fg.error" textStyle="sm" fontWeight="medium" role="alert">
+          {errorText(save.error)}
+        </styled.p>
+      )}
+      <styled.div display="flex" gap="3">
+        <Button type="submit" loading={save.isPending}>
+          Save
+        </Button>
+        <Button
+          variant="outline"
+          colorPalette="red"
+          color="red.text"
+          borderColor="red.a7"
+          disabled={!saved}
+          onClick={() => {
+            save.reset()
+            setDeleteOpen(true)
+          }}
+        >
+          Delete
+        </Button>
+      </styled.div>
+      <DeleteWebdavDialog open={deleteOpen} onOpenChange={setDeleteOpen} />
+    </styled.form>
+  )
+}

@@ -1,0 +1,92 @@
+import { Link } from '@tanstack/react-router'
+import { styled } from 'styled-system/jsx'
+import { z } from 'zod'
+import { createAccount } from '../../../../../src/auth/schema.ts'
+import { Alert } from '~/components/ui/alert.tsx'
+import { Button } from '~/components/ui/button.tsx'
+import { Checkbox } from '~/components/ui/checkbox.tsx'
+import { TextLink } from '~/components/ui/text-link.tsx'
+import { TextField } from '~/components/ui/field.tsx'
+import { errorText } from '~/lib/api.ts'
+import { useForm } from '~/lib/use-form.ts'
+import { useCreateAccount } from '../api.ts'
+import { AuthCard } from './auth-card.tsx'
+
+const schema = createAccount.extend({ agree: z.literal(true, { error: 'Required' }) })
+
+/** SPEC 2 Create account: email, password, agree to the terms; Submit and Clear. */
+export function CreateAccountForm() {
+  const create = useCreateAccount()
+  const form = useForm({
+    initialValues: { email: '', password: '', agree: false as boolean },
+    schema,
+    required: ['email', 'password', 'agree'],
+  })
+
+  return (
+    <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
+      <styled.form
+        noValidate
+        display="flex"
+        flexDirection="column"
+        gap="5"
+        onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}
+      >
+        {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
+        {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
+        <TextField label="Email" type="email" autoComplete="email" required {...form.text('email')} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          helperText="At least 8 characters."
+          required
+          {...form.text('password')}
+        />
+        <styled.div display="flex" flexDirection="column" gap="1.5">
+          <Checkbox
+            checked={form.values.agree}
+            onCheckedChange={(d) => form.setValue('agree', d.checked === true)}
+            invalid={!!form.errors.agree}
+          >
+            I agree to the{' '}
+            <TextLink to="/terms" target="_blank">
+              Terms of Service
+            </TextLink>{' '}
+            and{' '}
+            <TextLink to="/privacy" target="_blank">
+              Privacy Policy
+            </TextLink>
+          </Checkbox>
+          {form.errors.agree && (
+            <styled.span color="fg.error" textStyle="sm">
+              {form.errors.agree}
+            </styled.span>
+          )}
+        </styled.div>
+        <styled.div display="flex" gap="3">
+          <Button type="submit" loading={create.isPending}>
+            Submit
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              form.reset()
+              create.reset()
+            }}
+          >
+            Clear
+          </Button>
+        </styled.div>
+        <styled.div borderTopWidth="1px" pt="5" display="flex" alignItems="center" justifyContent="space-between" gap="3">
+          <styled.span color="fg.muted" textStyle="sm">
+            Already have an account?
+          </styled.span>
+          <Button variant="subtle" asChild>
+            <Link to="/login">Login</Link>
+          </Button>
+        </styled.div>
+      </styled.form>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react'
+import { styled } from 'styled-system/jsx'
+import { resetPassword, sendReset } from '../../../../../src/auth/schema.ts'
+import { Alert } from '~/components/ui/alert.tsx'
+import { Button } from '~/components/ui/button.tsx'
+import { DialogPanel, DialogRoot, DialogTrigger } from '~/components/ui/dialog.tsx'
+import { TextField } from '~/components/ui/field.tsx'
+import { errorText } from '~/lib/api.ts'
+import { useForm } from '~/lib/use-form.ts'
+import { useResetPassword, useSendReset } from '../api.ts'
+
+/**
+ * SPEC 2: two-step Reset Password dialog that ignores outside clicks.
+ * Step 1 mails a code; step 2 takes the code and a new password.
+ */
+export function ResetPasswordDialog() {
+  return (
+    <DialogRoot closeOnInteractOutside={false}>
+      <DialogTrigger asChild>
+        <Button variant="link" size="sm">
+          Reset Password
+        </Button>
+      </DialogTrigger>
+      <DialogPanel title="Reset Password" description="We e-mail you a code, then you choose a new password.">
+        <ResetSteps />
+      </DialogPanel>
+    </DialogRoot>
+  )
+}
+
+// Lives inside the dialog content, so closing the dialog starts over at step 1.
+function ResetSteps() {
+  const [step, setStep] = useState<1 | 2>(1)
+  return (
+    <styled.div display="flex" flexDirection="column" gap="5">
+      <StepIndicator step={step} />
+      {step === 1 ? <SendResetStep onSent={() => setStep(2)} /> : <NewPasswordStep />}
+    </styled.div>
+  )
+}
+
+function StepIndicator({ step }: { step: 1 | 2 }) {
+  const dot = (n: 1 | 2, label: string) => (
+    <styled.div display="flex" alignItems="center" gap="2" color={step >= n ? 'fg.default' : 'fg.subtle'} textStyle="sm" fontWeight="medium">
+      <styled.span
+        display="inline-flex"
+        alignItems="center"
+        justifyContent="center"
+        width="6"
+        height="6"
+        borderRadius="full"
+        textStyle="xs"
+        bg={step >= n ? 'colorPalette.default' : 'bg.subtle'}
+        color={step >= n ? 'colorPalette.fg' : 'fg.muted'}
+      >
+        {n}
+      </styled.span>
+      {label}
+    </styled.div>
+  )
+  return (
+    <styled.div display="flex" alignItems="center" gap="3" aria-label={`Step ${step} of 2`}>
+      {dot(1, 'Send code')}
+      <styled.div flex="1" height="1px" bg="border.default" />
+      {dot(2, 'New password')}
+    </styled.div>
+  )
+}
+
+function SendResetStep({ onSent }: { onSent: () => void }) {
+  const send = useSendReset()
+  const form = useForm({ initialValues: { email: '' }, schema: sendReset, required: ['email'] })
+  return (
+    <styled.form
+      noValidate
+      display="flex"
+      flexDirection="column"
+      gap="4"
+      onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }))}
+    >
+      {send.isError && <Alert status="error">{errorText(send.error)}</Alert>}
+      <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
+      <Button type="submit" loading={send.isPending} alignSelf="flex-end">
+        Send Reset Email
+      </Button>
+    </styled.form>
+  )
+}
+
+function NewPasswordStep() {
+  const reset = useResetPassword()
+  const form = useForm({
+    initialValues: { token: '', password: '' },
+    schema: resetPassword,
+    required: ['token', 'password'],
+  })
+  return (
+    <styled.form
+      noValidate
+      display="flex"
+      flexDirection="column"
+      gap="4"
+      onSubmit={form.handleSubmit((data) => reset.mutate(data))}
+    >
+      {reset.isSuccess ? (
+        <Alert status="success">Password reset Successfully !</Alert>
+      ) : reset.isError ? (
+        <Alert status="error">{errorText(reset.error)}</Alert>
+      ) : (
+        <Alert status="success">Reset password code sent to email</Alert>
+      )}
+      <TextField label="Token" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
+      <TextField label="New Password" type="password" autoComplete="new-password" required {...form.text('password')} />
+      <Button type="submit" loading={reset.isPending} disabled={reset.isSuccess} alignSelf="flex-end">
+        Reset Password
+      </Button>
+    </styled.form>
+  )
+}

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'bun:test'
+import { albumFromTitle } from './album.ts'
+
+describe('albumFromTitle (SPEC 5)', () => {
+  test('no parentheses: the title and " - Single"', () => {
+    expect(albumFromTitle('Blue Monday')).toBe('Blue Monday - Single')
+    expect(albumFromTitle('Intro')).toBe('Intro - Single')
+  })
+
+  test('at most 2 words are kept as they are', () => {
+    expect(albumFromTitle('Blue Monday (Extended Mix)')).toBe('Blue Monday - Mix')
+    expect(albumFromTitle('Strobe (Radio Edit)')).toBe('Strobe - Edit')
+  })
+
+  test('more than 2 words become their initials', () => {
+    expect(albumFromTitle('Never Gonna Give You Up')).toBe('NGGYU - Single')
+    expect(albumFromTitle('Never Gonna Give You Up (Official Video)')).toBe('NGGYU - Video')
+    expect(albumFromTitle('One More Time')).toBe('OMT - Single')
+  })
+
+  test('initials keep their case', () => {
+    expect(albumFromTitle('the quick brown fox')).toBe('tqbf - Single')
+    expect(albumFromTitle('Song of the Year (Live)')).toBe('SotY - Live')
+  })
+
+  test('the text before the parenthesis is trimmed, extra spaces do not make words', () => {
+    expect(albumFromTitle('  Blue   Monday   (Extended  Mix )  ')).toBe('Blue Monday - Mix')
+    expect(albumFromTitle('a  b\tc (x)')).toBe('abc - x')
+  })
+
+  test('the last word inside the first parentheses', () => {
+    expect(albumFromTitle('Track (feat. Someone) (VIP Remix)')).toBe('Track - Someone')
+    expect(albumFromTitle('Track(Remix)')).toBe('Track - Remix')
+    expect(albumFromTitle('Track [Live] (2019 Remaster)')).toBe('Track [Live] - Remaster')
+  })
+
+  test('empty or unclosed parentheses', () => {
+    expect(albumFromTitle('Track ()')).toBe('Track - Single')
+    expect(albumFromTitle('Track (   )')).toBe('Track - Single')
+    expect(albumFromTitle('Track (Club Mix')).toBe('Track - Mix')
+  })
+
+  test('nothing before the parenthesis', () => {
+    expect(albumFromTitle('(Intro)')).toBe('Intro')
+    expect(albumFromTitle('()')).toBe('Single')
+  })
+
+  test('an empty title gives an empty album', () => {
+    expect(albumFromTitle('')).toBe('')
+    expect(albumFromTitle('   ')).toBe('')
+  })
+
+  test('words in other scripts and with emoji', () => {
+    expect(albumFromTitle('Café del Mar (Remix)')).toBe('CdM - Remix')
+    expect(albumFromTitle('Émile et les autres')).toBe('Éela - Single')
+    expect(albumFromTitle('🎵 la la (Edit)')).toBe('🎵ll - Edit')
+  })
+})

@@ -1,0 +1,158 @@
+import { CircleXIcon, CloudCheckIcon, CloudOffIcon, DownloadIcon, FileAudioIcon, LinkIcon, Trash2Icon } from 'lucide-react'
+import { useState } from 'react'
+import { styled } from 'styled-system/jsx'
+import { Button, IconButton } from '~/components/ui/button.tsx'
+import { notify } from '~/components/ui/toaster.tsx'
+import { Tooltip } from '~/components/ui/tooltip.tsx'
+import { errorText } from '~/lib/api.ts'
+import { type MusicJob, useDeleteJob } from '../api.ts'
+import { downloadName } from '../form.ts'
+import placeholder from '../assets/artwork-placeholder.svg'
+
+const sourceOf = (job: MusicJob) => {
+  if (job.originalFilename) return { icon: <FileAudioIcon size={12} aria-hidden />, text: job.originalFilename }
+  if (job.videoUrl) {
+    const url = URL.parse(job.videoUrl)
+    return { icon: <LinkIcon size={12} aria-hidden />, text: url ? url.host + (url.pathname === '/' ? '' : url.pathname) : job.videoUrl }
+  }
+  return null
+}
+
+function Thumbnail({ src }: { src: string | null }) {
+  const [broken, setBroken] = useState(false)
+  return (
+    <styled.img
+      src={src && !broken ? src : placeholder}
+      alt=""
+      loading="lazy"
+      onError={() => setBroken(true)}
+      w={{ base: '12', sm: '14' }}
+      h={{ base: '12', sm: '14' }}
+      flexShrink="0"
+      borderRadius="l2"
+      objectFit="cover"
+      borderWidth="1px"
+      borderColor="border.subtle"
+      bg="bg.subtle"
+    />
+  )
+}
+
+/** One job (SPEC 4): Loading with progress, Download, or red Failed; Delete always. */
+export function JobRow({ job }: { job: MusicJob }) {
+  const remove = useDeleteJob()
+  const running = !job.completed && !job.failed
+  const progress = Math.max(0, Math.min(100, Math.round(job.progress ?? 0)))
+  const source = sourceOf(job)
+  const filename = downloadName(job.downloadFilename ?? job.downloadUrl ?? '')
+
+  return (
+    <styled.li
+      position="relative"
+      display="flex"
+      flexWrap={{ base: 'wrap', sm: 'nowrap' }}
+      alignItems="center"
+      gap={{ base: '3', sm: '4' }}
+      px={{ base: '4', sm: '5' }}
+      py="3.5"
+      overflow="hidden"
+      data-testid="music-job"
+      data-job-id={job.id}
+      data-state={job.failed ? 'failed' : job.completed ? 'completed' : 'running'}
+      aria-label={job.title}
+      _hover={{ bg: 'bg.subtle' }}
+      transition="background 0.15s ease"
+    >
+      <Thumbnail src={job.artworkUrl} />
+      <styled.div display="flex" flexDirection="column" gap="0.5" minW="0" flex="1">
+        <styled.span fontWeight="semibold" overflow="hidden" textOverflow="ellipsis" whiteSpace="nowrap" title={job.title}>
+          {job.title}
+        </styled.span>
+        <styled.span textStyle="sm" color="fg.muted" overflow="hidden" textOverflow="ellipsis" whiteSpace="nowrap">
+          {job.artist} · {job.album}
+        </styled.span>
+        <styled.span display="flex" alignItems="center" gap="2" textStyle="xs" color="fg.subtle" minW="0">
+          {job.grouping && (
+            <styled.span px="1.5" py="0.5" borderRadius="l1" bg="colorPalette.a3" color="colorPalette.text" fontWeight="medium" flexShrink="0" maxW="40" overflow="hidden" textOverflow="ellipsis" whiteSpace="nowrap">
+              {job.grouping}
+            </styled.span>
+          )}
+          {source && (
+            <styled.span display="inline-flex" alignItems="center" gap="1" minW="0" overflow="hidden" title={job.originalFilename ?? job.videoUrl ?? ''}>
+              {source.icon}
+              <styled.span overflow="hidden" textOverflow="ellipsis" whiteSpace="nowrap">
+                {source.text}
+              </styled.span>
+            </styled.span>
+          )}
+          {job.webdav === 'uploaded' && (
+            <Tooltip content="Uploaded to WebDAV">
+              <styled.span display="inline-flex" color="green.text" tabIndex={0} aria-label="Uploaded to WebDAV" flexShrink="0">
+                <CloudCheckIcon size={14} />
+              </styled.span>
+            </Tooltip>
+          )}
+          {job.webdav === 'failed' && (
+            <Tooltip content="WebDAV upload failed; the MP3 is still downloadable">
+              <styled.span display="inline-flex" color="fg.error" tabIndex={0} aria-label="WebDAV upload failed" flexShrink="0">
+                <CloudOffIcon size={14} />
+              </styled.span>
+            </Tooltip>
+          )}
+        </styled.span>
+      </styled.div>
+
+      <styled.div display="flex" alignItems="center" gap="2" flexShrink="0" width={{ base: 'full', sm: 'auto' }} ps={{ base: '15', sm: '0' }}>
+        {running ? (
+          <Button variant="outline" size="sm" flex={{ base: '1', sm: 'initial' }} minW="32" loading loadingText={`Loading ${progress}%`}>
+            Loading
+          </Button>
+        ) : job.failed ? (
+          <Tooltip content="The job failed. Delete it and try again.">
+            <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="32" aria-disabled="true" cursor="default" onClick={(e) => e.preventDefault()}>
+              <CircleXIcon />
+              Failed
+            </Button>
+          </Tooltip>
+        ) : (
+          <Button asChild size="sm" flex={{ base: '1', sm: 'initial' }} minW="32">
+            <a href={job.downloadUrl ?? undefined} download={filename || true} title={filename}>
+              <DownloadIcon />
+              Download
+            </a>
+          </Button>
+        )}
+        <Tooltip content="Delete">
+          <IconButton
+            aria-label="Delete"
+            variant="ghost"
+            size="sm"
+            color="fg.muted"
+            _hover={{ color: 'fg.error', bg: 'red.a3' }}
+            loading={remove.isPending}
+            onClick={() => remove.mutate(job.id, { onError: (err) => notify.error('Job could not be deleted', errorText(err)) })}
+          >
+            <Trash2Icon />
+          </IconButton>
+        </Tooltip>
+      </styled.div>
+
+      {running && (
+        <styled.div
+          position="absolute"
+          left="0"
+          bottom="0"
+          height="2px"
+          bg="colorPalette.default"
+          transition="width 0.3s ease"
+          style={{ width: `${progress}%` }}
+          role="progressbar"
+          aria-label={`${job.title} progress`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={progress}
+        />
+      )}
+    </styled.li>
+  )
+}

@@ -1,0 +1,176 @@
+import { FileAudioIcon, LinkIcon } from 'lucide-react'
+import { styled } from 'styled-system/jsx'
+import { Button } from '~/components/ui/button.tsx'
+import { CardBody, CardDescription, CardHeader, CardRoot, CardTitle } from '~/components/ui/card.tsx'
+import { TextField } from '~/components/ui/field.tsx'
+import { SegmentedControl } from '~/components/ui/segmented-control.tsx'
+import { Spinner } from '~/components/ui/spinner.tsx'
+import type { MusicPrefill } from '../search.ts'
+import { useMusicForm } from '../use-music-form.ts'
+import { ArtworkPreview } from './artwork-preview.tsx'
+import { AudioDropzone } from './audio-dropzone.tsx'
+
+const artworkHelp = {
+  none: 'An image link (.jpg, .png), or a page with a cover image',
+  pending: 'Looking up artwork…',
+  found: 'Artwork found',
+  failed: 'No artwork found at this link',
+}
+
+function Pending({ children }: { children: string }) {
+  return (
+    <styled.span display="inline-flex" alignItems="center" gap="2">
+      <Spinner size="xs" label={children} />
+      {children}
+    </styled.span>
+  )
+}
+
+/** SPEC 2, 5: the 'Music Downloader / Converter' form. */
+export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCreated?: () => void }) {
+  const form = useMusicForm({ prefill, onCreated })
+  const { values } = form
+  const artworkIsData = values.artworkUrl.startsWith('data:')
+
+  return (
+    <CardRoot>
+      <CardHeader pb="2">
+        <CardTitle>Music Downloader / Converter</CardTitle>
+        <CardDescription>Turn a video link or an audio file into a tagged MP3.</CardDescription>
+      </CardHeader>
+      <CardBody>
+        <styled.form
+          noValidate
+          aria-label="Music Downloader / Converter"
+          onSubmit={form.submit}
+          display="grid"
+          gridTemplateColumns={{ base: '1fr', md: 'minmax(0, 1fr) 220px', xl: 'minmax(0, 1fr) 260px' }}
+          gridTemplateAreas={{ base: '"preview" "fields"', md: '"fields preview"' }}
+          columnGap={{ base: '6', lg: '8' }}
+          rowGap="6"
+        >
+          <styled.div gridArea="preview" width={{ base: '44', sm: '52', md: 'full' }} mx={{ base: 'auto', md: '0' }}>
+            <ArtworkPreview src={form.resolvedArtwork} status={form.artworkStatus} />
+          </styled.div>
+
+          <styled.div gridArea="fields" display="flex" flexDirection="column" gap="5" minW="0">
+            <styled.div display="flex" flexDirection="column" gap="1.5">
+              <styled.span textStyle="sm" fontWeight="medium" id="music-source-label">
+                Source
+              </styled.span>
+              <SegmentedControl
+                aria-label="Source"
+                value={values.source}
+                onValueChange={(v) => form.setSource(v as 'url' | 'file')}
+                options={[
+                  { value: 'url', label: 'Video URL', icon: <LinkIcon aria-hidden /> },
+                  { value: 'file', label: 'Audio File', icon: <FileAudioIcon aria-hidden /> },
+                ]}
+              />
+            </styled.div>
+
+            {values.source === 'url' ? (
+              <TextField
+                label="Video URL"
+                name="video_url"
+                type="url"
+                inputMode="url"
+                autoComplete="off"
+                placeholder="https://www.youtube.com/watch?v=…"
+                required
+                value={values.videoUrl}
+                onChange={(e) => form.setVideoUrl(e.target.value)}
+                onBlur={() => values.videoUrl && form.touch('videoUrl')}
+                error={form.errorOf('videoUrl')}
+              />
+            ) : (
+              <AudioDropzone
+                file={values.file}
+                onFileChange={form.chooseFile}
+                onReject={form.rejectFile}
+                error={form.errorOf('file')}
+                readingTags={form.tagsLoading}
+              />
+            )}
+
+            <TextField
+              label="Artwork URL"
+              name="artwork_url"
+              inputMode="url"
+              autoComplete="off"
+              placeholder="https://… (.jpg, .png or a page)"
+              value={values.artworkUrl}
+              onChange={(e) => form.setArtworkUrl(e.target.value)}
+              helperText={
+                form.artworkStatus === 'pending' ? (
+                  <Pending>Looking up artwork…</Pending>
+                ) : artworkIsData && form.artworkStatus === 'found' ? (
+                  'Artwork from the file’s tags'
+                ) : (
+                  artworkHelp[form.artworkStatus]
+                )
+              }
+            />
+
+            <styled.div display="grid" gridTemplateColumns={{ base: '1fr', sm: '1fr 1fr' }} gap="5">
+              <TextField
+                label="Title"
+                name="title"
+                autoComplete="off"
+                required
+                value={values.title}
+                onChange={(e) => form.setTitle(e.target.value)}
+                onBlur={() => form.touch('title')}
+                error={form.errorOf('title')}
+              />
+              <TextField
+                label="Artist"
+                name="artist"
+                autoComplete="off"
+                required
+                value={values.artist}
+                onChange={(e) => form.setArtist(e.target.value)}
+                onBlur={() => form.touch('artist')}
+                error={form.errorOf('artist')}
+              />
+              <TextField
+                label="Album"
+                name="album"
+                autoComplete="off"
+                required
+                value={values.album}
+                onChange={(e) => form.setAlbum(e.target.value)}
+                onBlur={() => form.touch('album')}
+                error={form.errorOf('album')}
+                helperText={!form.errorOf('album') ? 'Filled in from the title' : undefined}
+              />
+              <TextField
+                label="Grouping"
+                name="grouping"
+                autoComplete="off"
+                value={values.grouping}
+                onChange={(e) => form.setGrouping(e.target.value)}
+                onBlur={() => form.touch('grouping')}
+                error={form.errorOf('grouping')}
+                helperText={form.groupingLoading ? <Pending>Looking up the channel…</Pending> : 'Optional, e.g. the channel'}
+              />
+            </styled.div>
+
+            <styled.div display="flex" justifyContent={{ base: 'stretch', sm: 'flex-end' }} pt="1">
+              <Button
+                type="submit"
+                size="lg"
+                width={{ base: 'full', sm: 'auto' }}
+                minW={{ sm: '40' }}
+                loading={form.submitting}
+                disabled={form.tagsLoading}
+              >
+                Submit
+              </Button>
+            </styled.div>
+          </styled.div>
+        </styled.form>
+      </CardBody>
+    </CardRoot>
+  )
+}

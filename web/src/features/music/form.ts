@@ -1,0 +1,111 @@
+import { musicJobFields } from '../../../../src/music/schema.ts'
+
+/** SPEC 9: jobs list page size, and the debounce of the URL and artwork inputs. */
+export const JOBS_PER_PAGE = 5
+export const INPUT_DEBOUNCE_MS = 500
+
+/** SPEC 5: allowed uploads (by declared type; the server checks the bytes). */
+export const ACCEPTED_AUDIO_TYPES = ['audio/mpeg', 'audio/wav'] as const
+/** What the file picker offers: the two types, and their extensions for systems that name them otherwise. */
+export const AUDIO_ACCEPT: Record<string, string[]> = { 'audio/mpeg': ['.mp3'], 'audio/wav': ['.wav'] }
+export const FILE_TYPE_ERROR = 'Must be an audio/mpeg (MP3) or audio/wav (WAV) file'
+
+// browsers and systems spell the same two formats a few ways
+const AUDIO_ALIASES = new Set(['audio/mpeg', 'audio/mp3', 'audio/mpeg3', 'audio/x-mpeg', 'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'])
+
+/** True for an MP3 or WAV file: by its declared type, or by its extension when the type is unknown. */
+export function isAcceptedAudio(file: { name: string; type: string }): boolean {
+  if (file.type) return AUDIO_ALIASES.has(file.type.toLowerCase())
+  return /\.(mp3|wav)$/i.test(file.name)
+}
+
+export type Source = 'url' | 'file'
+
+export interface MusicFormValues {
+  source: Source
+  videoUrl: string
+  file: File | null
+  artworkUrl: string
+  title: string
+  artist: string
+  album: string
+  grouping: string
+}
+
+export type MusicFormField = Exclude<keyof MusicFormValues, 'source'>
+export type MusicFormErrors = Partial<Record<MusicFormField, string>>
+
+export const emptyMusicForm: MusicFormValues = {
+  source: 'url',
+  videoUrl: '',
+  file: null,
+  artworkUrl: '',
+  title: '',
+  artist: '',
+  album: '',
+  grouping: '',
+}
+
+const isHttpUrl = (value: string) => {
+  const url = URL.parse(value.trim())
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:')
+}
+
+/** SPEC 5: a video URL must be a parseable (http or https) URL. */
+export const isValidVideoUrl = isHttpUrl
+
+/**
+ * SPEC 5, the music form: the video URL is required unless a file is chosen and
+ * must be a parseable URL, else 'Invalid Link'; the file is required when the
+ * file toggle is on ('Required') and must be audio/mpeg or audio/wav; title,
+ * artist and album are required ('Required'); grouping and artwork optional.
+ * Lengths come from the server's own schema. Returns the errors by field.
+ */
+export function validateMusicForm(v: MusicFormValues): MusicFormErrors {
+  const errors: MusicFormErrors = {}
+  if (v.source === 'file') {
+    if (!v.file) errors.file = 'Required'
+    else if (!isAcceptedAudio(v.file)) errors.file = FILE_TYPE_ERROR
+  } else if (!isValidVideoUrl(v.videoUrl)) {
+    errors.videoUrl = 'Invalid Link'
+  }
+  const parsed = musicJobFields.safeParse({
+    video_url: v.source === 'url' ? v.videoUrl : undefined,
+    title: v.title,
+    artist: v.artist,
+    album: v.album,
+    grouping: v.grouping,
+  })
+  if (!parsed.success) {
+    const field: Record<string, MusicFormField> = { video_url: 'videoUrl', title: 'title', artist: 'artist', album: 'album', grouping: 'grouping' }
+    for (const issue of parsed.error.issues) {
+      const key = field[String(issue.path[0])]
+      if (key && !errors[key]) errors[key] = issue.message
+    }
+  }
+  return errors
+}
+
+/** What to do with the artwork URL input (SPEC 5). */
+export type ArtworkSource = { kind: 'none' } | { kind: 'direct'; url: string } | { kind: 'resolve'; url: string }
+
+const DATA_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,/i
+const IMAGE_FILE = /\.(jpe?g|png)$/i
+
+/**
+ * SPEC 5, the artwork URL: a base64 data image, or a URL ending in .jpg, .jpeg
+ * or .png, is used directly; any other parseable (http/https) URL is resolved
+ * through GET /api/music/artwork; anything else (empty, not a URL) clears it.
+ */
+export function classifyArtwork(input: string): ArtworkSource {
+  const value = input.trim()
+  if (DATA_IMAGE.test(value)) return { kind: 'direct', url: value }
+  if (!isHttpUrl(value)) return { kind: 'none' }
+  if (IMAGE_FILE.test(value)) return { kind: 'direct', url: value }
+  return { kind: 'resolve', url: value }
+}
+
+/** SPEC 4: the downloaded file's name is the part after the last slash. */
+export function downloadName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
+}

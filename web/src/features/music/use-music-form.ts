@@ -1,0 +1,214 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { notify } from '~/components/ui/toaster.tsx'
+import { errorText } from '~/lib/api.ts'
+import { albumFromTitle } from './album.ts'
+import { artworkQuery, groupingQuery, type MusicTags, useCreateJob, useReadTags } from './api.ts'
+import {
+  classifyArtwork,
+  emptyMusicForm,
+  INPUT_DEBOUNCE_MS,
+  isAcceptedAudio,
+  isValidVideoUrl,
+  type MusicFormErrors,
+  type MusicFormField,
+  type MusicFormValues,
+  type Source,
+  validateMusicForm,
+} from './form.ts'
+import type { MusicPrefill } from './search.ts'
+import { useDebouncedValue } from './use-debounced-value.ts'
+
+function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormValues {
+  const next = { ...values }
+  if (prefill.videoUrl) {
+    next.source = 'url'
+    next.videoUrl = prefill.videoUrl
+  }
+  if (prefill.title) {
+    next.title = prefill.title
+    next.album = albumFromTitle(prefill.title)
+  }
+  if (prefill.artist) next.artist = prefill.artist
+  if (prefill.artworkUrl) next.artworkUrl = prefill.artworkUrl
+  return next
+}
+
+/**
+ * State and behaviour of the 'Music Downloader / Converter' form (SPEC 2, 5, 8):
+ * validation shown per field once touched (all of it after a submit), the album
+ * derived from the title, grouping looked up from a valid video URL and the
+ * artwork resolved (both after 500 ms of quiet), tags read from a chosen file,
+ * and the job created with the resolved artwork.
+ */
+export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCreated?: () => void }) {
+  const queryClient = useQueryClient()
+  const [values, setValues] = useState<MusicFormValues>(() => withPrefill(emptyMusicForm, prefill))
+  const [touched, setTouched] = useState<ReadonlySet<MusicFormField>>(new Set())
+  const [submitted, setSubmitted] = useState(false)
+  const [fileRejected, setFileRejected] = useState<string | null>(null)
+  const [preparing, setPreparing] = useState(false)
+
+  const set = <K extends keyof MusicFormValues>(key: K, value: MusicFormValues[K]) => setValues((v) => ({ ...v, [key]: value }))
+  const touch = (field: MusicFormField) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)))
+
+  // --- validation
+  const errors: MusicFormErrors = useMemo(() => {
+    const found = validateMusicForm(values)
+    if (values.source === 'file' && fileRejected) found.file = fileRejected
+    return found
+  }, [values, fileRejected])
+  const errorOf = (field: MusicFormField) => (submitted || touched.has(field) ? errors[field] : undefined)
+
+  // --- debounced inputs (SPEC 5, 9)
+  const [debouncedUrl, setDebouncedUrl] = useDebouncedValue(values.videoUrl.trim(), INPUT_DEBOUNCE_MS)
+  const [debouncedArtwork, setDebouncedArtwork] = useDebouncedValue(values.artworkUrl.trim(), INPUT_DEBOUNCE_MS)
+
+  // --- grouping from a valid video URL
+  const lookUpGrouping = values.source === 'url' && isValidVideoUrl(debouncedUrl)
+  const grouping = useQuery({ ...groupingQuery(debouncedUrl), enabled: lookUpGrouping })
+  useEffect(() => {
+    if (lookUpGrouping && grouping.data?.grouping) set('grouping', grouping.data.grouping)
+    // only when an answer arrives, not when the user edits the grouping afterwards
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [grouping.data])
+
+  // --- artwork: used directly, resolved by the server, or cleared
+  const artworkSource = classifyArtwork(debouncedArtwork)
+  const artwork = useQuery({ ...artworkQuery(artworkSource.kind === 'resolve' ? artworkSource.url : ''), enabled: artworkSource.kind === 'resolve' })
+  const resolvedArtwork =
+    artworkSource.kind === 'direct' ? artworkSource.url : artworkSource.kind === 'resolve' ? (artwork.data?.resolvedArtworkUrl ?? null) : null
+  const typedArtwork = values.artworkUrl.trim()
+  const artworkStatus: 'none' | 'pending' | 'found' | 'failed' = !typedArtwork
+    ? 'none'
+    : typedArtwork !== debouncedArtwork || (artworkSource.kind === 'resolve' && artwork.isFetching)
+      ? 'pending'
+      : resolvedArtwork
+        ? 'found'
+        : 'failed'
+
+  // --- tags from a chosen file
+  const readTags = useReadTags()
+  const currentFile = useRef<File | null>(null)
+  const fillFromTags = (tags: MusicTags) =>
+    setValues((v) => {
+      const next = { ...v }
+      if (tags.title) next.title = tags.title
+      if (tags.artist) next.artist = tags.artist
+      if (tags.album) next.album = tags.album
+      else if (tags.title) next.album = albumFromTitle(tags.title)
+      if (tags.grouping) next.grouping = tags.grouping
+      if (tags.artworkUrl) next.artworkUrl = tags.artworkUrl
+      return next
+    })
+
+  const chooseFile = (file: File | null) => {
+    currentFile.current = file
+    setFileRejected(null)
+    set('file', file)
+    touch('file')
+    if (!file || !isAcceptedAudio(file)) return
+    readTags.mutate(file, {
+      onSuccess: (tags) => {
+        if (currentFile.current !== file) return // another file was chosen meanwhile
+        fillFromTags(tags)
+        if (tags.artworkUrl) setDebouncedArtwork(tags.artworkUrl)
+      },
+    })
+  }
+  const rejectFile = (message: string) => {
+    currentFile.current = null
+    set('file', null)
+    touch('file')
+    setFileRejected(message)
+  }
+
+  // --- prefill from search params that change while the page is open ("Save as track")
+  const lastPrefill = useRef(JSON.stringify(prefill))
+  useEffect(() => {
+    const key = JSON.stringify(prefill)
+    if (key === lastPrefill.current) return
+    lastPrefill.current = key
+    if (!Object.values(prefill).some(Boolean)) return
+    setValues((v) => withPrefill(v, prefill))
+    if (prefill.videoUrl) setDebouncedUrl(prefill.videoUrl.trim())
+    if (prefill.artworkUrl) setDebouncedArtwork(prefill.artworkUrl.trim())
+  }, [prefill, setDebouncedUrl, setDebouncedArtwork])
+
+  // --- submit
+  const create = useCreateJob()
+
+  /** The artwork to send: the current input resolved now (the debounced preview may lag behind). */
+  const artworkForSubmit = async (): Promise<string | undefined> => {
+    const source = classifyArtwork(values.artworkUrl)
+    if (source.kind === 'direct') return source.url
+    if (source.kind === 'none') return undefined
+    try {
+      return (await queryClient.fetchQuery(artworkQuery(source.url))).resolvedArtworkUrl
+    } catch {
+      return undefined
+    }
+  }
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault()
+    setSubmitted(true)
+    if (Object.keys(errors).length > 0 || create.isPending || preparing) return
+    setPreparing(true)
+    let artworkUrl: string | undefined
+    try {
+      artworkUrl = await artworkForSubmit()
+    } finally {
+      setPreparing(false)
+    }
+    const fromFile = values.source === 'file'
+    create.mutate(
+      {
+        file: fromFile ? (values.file ?? undefined) : undefined,
+        videoUrl: fromFile ? undefined : values.videoUrl.trim(),
+        artworkUrl,
+        title: values.title.trim(),
+        artist: values.artist.trim(),
+        album: values.album.trim(),
+        grouping: values.grouping.trim() || undefined,
+      },
+      {
+        onSuccess: () => {
+          notify.success('Job Created Successfully')
+          // SPEC 8: then the video URL, artwork URL and title are cleared
+          setValues((v) => ({ ...v, videoUrl: '', artworkUrl: '', title: '' }))
+          setDebouncedUrl('')
+          setDebouncedArtwork('')
+          setSubmitted(false)
+          setTouched(new Set())
+          onCreated?.()
+        },
+        onError: (err) => notify.error('Job Failed to Start', errorText(err)),
+      },
+    )
+  }
+
+  return {
+    values,
+    errorOf,
+    touch,
+    setSource: (source: Source) => set('source', source),
+    setVideoUrl: (url: string) => set('videoUrl', url),
+    setArtworkUrl: (url: string) => set('artworkUrl', url),
+    setTitle: (title: string) => setValues((v) => ({ ...v, title, album: albumFromTitle(title) })),
+    setArtist: (artist: string) => set('artist', artist),
+    setAlbum: (album: string) => set('album', album),
+    setGrouping: (value: string) => set('grouping', value),
+    chooseFile,
+    rejectFile,
+    groupingLoading: lookUpGrouping && grouping.isFetching,
+    groupingFailed: lookUpGrouping && grouping.isError,
+    tagsLoading: readTags.isPending,
+    resolvedArtwork,
+    artworkStatus,
+    submitting: preparing || create.isPending,
+    submit,
+  }
+}
+
+export type MusicFormState = ReturnType<typeof useMusicForm>

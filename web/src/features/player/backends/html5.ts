@@ -1,0 +1,84 @@
+import type { BackendEvents, PlayableVideo, PlayerBackend } from './backend.ts'
+
+/** HTML5 <video> backend: one element for the player's life, its `src` swapped per video. */
+export function createHtml5Backend(host: HTMLElement, events: BackendEvents): PlayerBackend {
+  const el = document.createElement('video')
+  el.playsInline = true
+  el.preload = 'auto'
+  el.setAttribute('data-player', 'html5')
+  el.style.width = '100%'
+  el.style.height = '100%'
+  el.style.objectFit = 'contain'
+  el.style.background = 'black'
+  host.appendChild(el)
+
+  let startAt = 0
+  let autoplay = false
+  let loading = false
+
+  const tryPlay = () => {
+    el.play().catch((err: unknown) => {
+      // a browser that refuses sound without a gesture still plays muted
+      if (err instanceof DOMException && err.name === 'NotAllowedError' && !el.muted) {
+        el.muted = true
+        el.play().catch(() => events.onPause())
+      } else if (!(err instanceof DOMException && err.name === 'AbortError')) events.onPause()
+    })
+  }
+
+  const onMeta = () => {
+    if (!loading) return
+    loading = false
+    if (startAt > 0 && (!Number.isFinite(el.duration) || startAt < el.duration)) el.currentTime = startAt
+    events.onReady()
+    if (autoplay) tryPlay()
+  }
+  const onPlay = () => events.onPlay()
+  const onPause = () => {
+    if (!el.ended) events.onPause()
+  }
+  const onEnded = () => events.onEnded()
+  const onError = () => {
+    if (el.getAttribute('src')) events.onError('Video could not be loaded')
+  }
+  el.addEventListener('loadedmetadata', onMeta)
+  el.addEventListener('play', onPlay)
+  el.addEventListener('pause', onPause)
+  el.addEventListener('ended', onEnded)
+  el.addEventListener('error', onError)
+
+  return {
+    load(video: PlayableVideo, startSeconds: number, play: boolean) {
+      startAt = startSeconds
+      autoplay = play
+      loading = true
+      el.src = video.mediaUrl ?? ''
+      el.load()
+    },
+    play: () => {
+      if (loading) autoplay = true
+      else tryPlay()
+    },
+    pause: () => {
+      autoplay = false
+      el.pause()
+    },
+    seek(seconds: number) {
+      if (loading) startAt = seconds
+      else el.currentTime = Math.max(0, Math.min(seconds, Number.isFinite(el.duration) ? el.duration : seconds))
+    },
+    currentTime: () => el.currentTime || 0,
+    duration: () => (Number.isFinite(el.duration) ? el.duration : 0),
+    destroy() {
+      el.removeEventListener('loadedmetadata', onMeta)
+      el.removeEventListener('play', onPlay)
+      el.removeEventListener('pause', onPause)
+      el.removeEventListener('ended', onEnded)
+      el.removeEventListener('error', onError)
+      el.pause()
+      el.removeAttribute('src')
+      el.load()
+      el.remove()
+    },
+  }
+}

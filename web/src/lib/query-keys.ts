@@ -1,0 +1,39 @@
+/**
+ * Query keys, one root per cached data tag of SPEC 3 (the first key element
+ * is the tag), so `invalidateQueries({ queryKey: queryKeys.webDav.all })`
+ * refreshes everything of one type. Add narrower keys under the same root.
+ */
+export const queryKeys = {
+  user: { all: ['User'] as const, session: () => ['User', 'session'] as const },
+  webDav: { all: ['WebDav'] as const, account: () => ['WebDav', 'account'] as const },
+  musicJob: {
+    all: ['MusicJob'] as const,
+    list: (page: number, perPage: number) => ['MusicJob', 'list', { page, perPage }] as const,
+    detail: (id: string) => ['MusicJob', 'detail', id] as const,
+  },
+  musicGrouping: { all: ['MusicGrouping'] as const, byUrl: (videoUrl: string) => ['MusicGrouping', videoUrl] as const },
+  musicArtwork: { all: ['MusicArtwork'] as const, byUrl: (artworkUrl: string) => ['MusicArtwork', artworkUrl] as const },
+  musicTags: { all: ['MusicTags'] as const },
+  musicDownload: { all: ['MusicDownload'] as const },
+  youtubeChannel: { all: ['YoutubeChannel'] as const, detail: (id: string) => ['YoutubeChannel', id] as const },
+  youtubeUserChannel: { all: ['YoutubeUserChannel'] as const },
+  youtubeChannelVideos: {
+    all: ['YoutubeChannelVideos'] as const,
+    byChannel: (channelId: string) => ['YoutubeChannelVideos', channelId] as const,
+    list: (channelId: string, filters: Record<string, unknown>) => ['YoutubeChannelVideos', channelId, filters] as const,
+  },
+  youtubeSubscription: {
+    all: ['YoutubeSubscription'] as const,
+    list: (page: number, perPage: number) => ['YoutubeSubscription', 'list', { page, perPage }] as const,
+  },
+  youtubeVideo: {
+    all: ['YoutubeVideo'] as const,
+    list: (filters: Record<string, unknown>) => ['YoutubeVideo', 'list', filters] as const,
+    detail: (id: string) => ['YoutubeVideo', 'detail', id] as const,
+    /** Saved playback position of one video (never patched with the video's marks). */
+    progress: (id: string) => ['YoutubeVideo', 'progress', id] as const,
+  },
+  youtubeVideoCategory: { all: ['YoutubeVideoCategory'] as const },
+  youtubeLikeVideos: { all: ['YoutubeLikeVideos'] as const },
+  youtubeQueueVideos: { all: ['YoutubeQueueVideos'] as const },
+} as const

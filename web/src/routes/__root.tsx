@@ -1,0 +1,26 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { HeadContent, Navigate, Outlet, createRootRouteWithContext } from '@tanstack/react-router'
+import { useScrollTopOnNavigate } from '~/lib/use-scroll-top.ts'
+import { AppToaster } from '~/components/ui/toaster.tsx'
+
+export interface RouterContext {
+  queryClient: QueryClient
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  head: () => ({ meta: [{ title: 'Tunefeed' }] }),
+  component: RootLayout,
+  // SPEC 2: any unknown path goes to the music downloader
+  notFoundComponent: () => <Navigate to="/music/downloader" replace />,
+})
+
+function RootLayout() {
+  useScrollTopOnNavigate()
+  return (
+    <>
+      <HeadContent />
+      <Outlet />
+      <AppToaster />
+    </>
+  )
+}
