@@ -24,6 +24,7 @@ const root = css({
   borderWidth: '1px',
   borderColor: 'border.subtle',
   width: { base: 'full', sm: 'auto' },
+  alignSelf: { base: 'stretch', sm: 'flex-start' },
 })
 const indicator = css({
   width: 'var(--width)',

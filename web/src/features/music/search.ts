@@ -1,6 +1,10 @@
 import { z } from 'zod'
 
-const text = z.string().trim().max(4096).optional().catch(undefined)
+// the router reads `?title=1999` as the number 1999: take numbers and booleans as their text
+const text = z
+  .preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string().trim().max(4096))
+  .optional()
+  .catch(undefined)
 
 /**
  * Search params of /music/downloader: the video area's "Save as track" opens

@@ -30,9 +30,12 @@ export function applyJobEvent(queryClient: QueryClient, event: MusicJobEvent) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.musicJob.all })
       return
     case 'COMPLETED':
+      // the pages holding the job, and any page being fetched right now: its answer may
+      // predate the completion (a short job can end while the list asked after STARTED is on its way)
       void queryClient.invalidateQueries({
         queryKey: listKey,
-        predicate: (q) => (q.state.data as JobList | undefined)?.jobs.some((j) => j.id === event.id) ?? false,
+        predicate: (q) =>
+          q.state.fetchStatus === 'fetching' || ((q.state.data as JobList | undefined)?.jobs.some((j) => j.id === event.id) ?? false),
       })
       void queryClient.invalidateQueries({ queryKey: queryKeys.musicJob.detail(event.id) })
       return

@@ -201,6 +201,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     setGrouping: (value: string) => set('grouping', value),
     chooseFile,
     rejectFile,
+    /** The album is the one derived from the title (not typed or from tags). */
+    albumFromTitle: values.album !== '' && values.album === albumFromTitle(values.title),
     groupingLoading: lookUpGrouping && grouping.isFetching,
     groupingFailed: lookUpGrouping && grouping.isError,
     tagsLoading: readTags.isPending,

@@ -12,7 +12,7 @@ export type ArtworkPreviewProps = {
 const captions = {
   none: 'No artwork',
   pending: 'Looking up artwork…',
-  found: 'Artwork',
+  found: 'Artwork preview',
   failed: 'No artwork found at this link',
 }
 

@@ -49,7 +49,7 @@ export function JobList({ page, onPageChange }: { page: number; onPageChange: (p
   }, [list.data, list.isPlaceholderData, page, totalPages, onPageChange])
 
   return (
-    <styled.section display="flex" flexDirection="column" gap="4" aria-labelledby="music-jobs-heading">
+    <styled.section display="flex" flexDirection="column" gap="4" aria-labelledby="music-jobs-heading" scrollMarginTop="calc(var(--header-height) + 1rem)" data-testid="music-jobs">
       <styled.div display="flex" alignItems="center" justifyContent="space-between" gap="3">
         <styled.div display="flex" alignItems="center" gap="3">
           <Heading as="h2" size="xl" id="music-jobs-heading">

@@ -1,6 +1,7 @@
 import { CircleXIcon, CloudCheckIcon, CloudOffIcon, DownloadIcon, FileAudioIcon, LinkIcon, Trash2Icon } from 'lucide-react'
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
+import { spinner } from 'styled-system/recipes'
 import { Button, IconButton } from '~/components/ui/button.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { Tooltip } from '~/components/ui/tooltip.tsx'
@@ -102,20 +103,30 @@ export function JobRow({ job }: { job: MusicJob }) {
         </styled.span>
       </styled.div>
 
-      <styled.div display="flex" alignItems="center" gap="2" flexShrink="0" width={{ base: 'full', sm: 'auto' }} ps={{ base: '15', sm: '0' }}>
+      <styled.div display="flex" alignItems="center" gap="2" flexShrink="0" width={{ base: 'full', sm: 'auto' }} ps={{ base: '60px', sm: '0' }}>
         {running ? (
-          <Button variant="outline" size="sm" flex={{ base: '1', sm: 'initial' }} minW="32" loading loadingText={`Loading ${progress}%`}>
-            Loading
+          <Button
+            variant="outline"
+            size="sm"
+            flex={{ base: '1', sm: 'initial' }}
+            minW="36"
+            aria-disabled="true"
+            aria-busy="true"
+            fontVariantNumeric="tabular-nums"
+            _disabled={{ color: 'fg.default', bg: 'transparent', borderColor: 'colorPalette.a7', cursor: 'progress', _hover: { color: 'fg.default', bg: 'transparent' } }}
+          >
+            <styled.span className={spinner({ size: 'xs' })} borderColor="currentColor" borderBottomColor="transparent" borderInlineStartColor="transparent" aria-hidden />
+            Loading {progress}%
           </Button>
         ) : job.failed ? (
           <Tooltip content="The job failed. Delete it and try again.">
-            <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="32" aria-disabled="true" cursor="default" onClick={(e) => e.preventDefault()}>
+            <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="36" cursor="default">
               <CircleXIcon />
               Failed
             </Button>
           </Tooltip>
         ) : (
-          <Button asChild size="sm" flex={{ base: '1', sm: 'initial' }} minW="32">
+          <Button asChild size="sm" flex={{ base: '1', sm: 'initial' }} minW="36" type={undefined}>
             <a href={job.downloadUrl ?? undefined} download={filename || true} title={filename}>
               <DownloadIcon />
               Download

@@ -34,11 +34,11 @@ export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCre
 
   return (
     <CardRoot>
-      <CardHeader pb="2">
+      <CardHeader px={{ base: '4', sm: '6' }}>
         <CardTitle>Music Downloader / Converter</CardTitle>
         <CardDescription>Turn a video link or an audio file into a tagged MP3.</CardDescription>
       </CardHeader>
-      <CardBody>
+      <CardBody px={{ base: '4', sm: '6' }}>
         <styled.form
           noValidate
           aria-label="Music Downloader / Converter"
@@ -142,7 +142,7 @@ export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCre
                 onChange={(e) => form.setAlbum(e.target.value)}
                 onBlur={() => form.touch('album')}
                 error={form.errorOf('album')}
-                helperText={!form.errorOf('album') ? 'Filled in from the title' : undefined}
+                helperText={!form.errorOf('album') && form.albumFromTitle ? 'Filled in from the title' : undefined}
               />
               <TextField
                 label="Grouping"
