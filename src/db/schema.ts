@@ -2,3 +2,5 @@
 // Each feature owns its tables in its own folder.
 export * from '../auth/tables.ts'
 export * from '../webdav/tables.ts'
+export * from '../music/tables.ts'
+export * from '../youtube/tables.ts'

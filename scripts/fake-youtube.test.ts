@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { FakeYoutube, startFakeYoutube } from './fake-youtube.ts'
+
+let fake: FakeYoutube
+beforeAll(async () => {
+  // media on: the clip is made once with ffmpeg and cached under the temp folder
+  fake = await startFakeYoutube({ port: 0, now: new Date('2026-01-15T12:00:00Z') })
+}, 60_000)
+afterAll(() => fake.stop())
+
+const get = (path: string, init?: RequestInit) => fetch(`${fake.url}${path}`, init)
+
+describe('fake YouTube', () => {
+  test('deterministic: the same seed and anchor give the same data', () => {
+    const again = new FakeYoutube({ now: new Date('2026-01-15T12:00:00Z'), media: false })
+    expect([...again.channels.keys()]).toEqual([...fake.channels.keys()])
+    expect(again.channel('@lofi-garden').uploads).toEqual(fake.channel('@lofi-garden').uploads)
+    expect(new FakeYoutube({ seed: 2, media: false }).channel('@lofi-garden').id).not.toBe(fake.channel('@lofi-garden').id)
+  })
+
+  test('listens on loopback only', () => {
+    expect(new URL(fake.url).hostname).toBe('127.0.0.1')
+  })
+
+  test('error bodies like the real API', async () => {
+    const res = await get('/youtube/v3/channels?part=snippet')
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    expect(body.error).toMatchObject({ code: 400, errors: [{ reason: 'missingRequiredParameter' }] })
+    expect((await get('/youtube/v3/search?part=snippet&q=x')).status).toBe(404)
+    expect((await get(`/youtube/v3/videos?part=snippet&id=${Array(51).fill('a').join(',')}`)).status).toBe(400)
+    expect((await get('/youtube/v3/playlistItems?part=snippet&playlistId=UUx&maxResults=51')).status).toBe(404)
+    fake.quota = 0
+    const refused = await get('/youtube/v3/videoCategories?part=snippet')
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).error.errors[0]).toMatchObject({ reason: 'quotaExceeded', domain: 'youtube.quota' })
+    fake.reset()
+  })
+
+  test('the WebM clip: whole, and by byte range', async () => {
+    const id = fake.channel('@tiny-kitchen').uploads[0]!
+    const whole = await get(`/media/${id}.webm`)
+    expect(whole.headers.get('content-type')).toBe('video/webm')
+    const bytes = new Uint8Array(await whole.arrayBuffer())
+    expect([...bytes.slice(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]) // EBML magic
+    const part = await get(`/media/${id}.webm`, { headers: { range: 'bytes=10-19' } })
+    expect(part.status).toBe(206)
+    expect(part.headers.get('content-range')).toBe(`bytes 10-19/${bytes.length}`)
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.slice(10, 20))
+    expect((await get(`/media/${id}.webm`, { headers: { range: `bytes=${bytes.length + 5}-` } })).status).toBe(416)
+    expect((await get('/media/zzzzzzzzzzz.webm')).status).toBe(404)
+  })
+
+  test('thumbnails and the control API', async () => {
+    const kitchen = fake.channel('@tiny-kitchen')
+    const thumb = await get(`/vi/${kitchen.uploads[0]}/hqdefault.svg`)
+    expect(thumb.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await thumb.text()).toStartWith('<svg')
+    expect((await get(`/channel-art/${kitchen.id}.svg`)).status).toBe(200)
+    const added = (await (await get('/_fake/channels/@tiny-kitchen/uploads?count=2', { method: 'POST' })).json()) as string[]
+    expect(added).toHaveLength(2)
+    expect(fake.channel('@tiny-kitchen').uploads.slice(0, 2)).toEqual(added)
+    const stats = await (await get('/_fake/stats')).json()
+    expect(stats).toMatchObject({ units: expect.any(Number) })
+  })
+})

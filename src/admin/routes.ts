@@ -1,0 +1,66 @@
+import { desc, isNotNull } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { email } from '../auth/schema.ts'
+import { findUserByEmail } from '../auth/queries.ts'
+import { requireAdmin } from '../auth/session.ts'
+import type { AppContext, AppEnv } from '../context.ts'
+import { fail } from '../lib/errors.ts'
+import { valid } from '../lib/validate.ts'
+import {
+  channelIdSchema,
+  dateAfterSchema,
+  enqueueChannelRefresh,
+  refreshAllChannelsJob,
+  refreshCategoriesJob,
+  syncSubscriptionsJob,
+} from '../youtube/jobs.ts'
+import { getUserChannel } from '../youtube/queries.ts'
+import { quotaStatus } from '../youtube/quota.ts'
+import { youtubeChannels } from '../youtube/tables.ts'
+
+const subscriptionsQuery = z.object({ email: email.optional() })
+const channelVideosQuery = z.object({ channel_id: channelIdSchema.optional(), date_after: dateAfterSchema.optional() })
+
+/** Admin-only actions (GET, as the spec lists them); each answers the ids of the jobs it queued. */
+export function adminRoutes(ctx: AppContext) {
+  const { db, env } = ctx
+  return new Hono<AppEnv>()
+    .use(requireAdmin)
+    .get('/cron/run', async (c) => {
+      // every recurring job, now (loaded lazily: the registry pulls in every feature's jobs)
+      const { jobModules } = await import('../jobs/registry.ts')
+      const jobIds: string[] = []
+      for (const s of jobModules.flatMap((m) => m.schedules ?? [])) jobIds.push(await ctx.jobs.enqueue(s.job, s.payload))
+      return c.json({ jobIds }, 200)
+    })
+    .get('/youtube/update_subscriptions', valid('query', subscriptionsQuery), async (c) => {
+      const { email } = c.req.valid('query')
+      if (!email) return c.json({ jobIds: [await ctx.jobs.enqueue(syncSubscriptionsJob, {})] }, 200)
+      const user = await findUserByEmail(db, email)
+      if (!user) fail(404, 'User not found.')
+      if (!(await getUserChannel(db, user.id))) fail(404, 'Youtube Channel not found.')
+      const id = await ctx.jobs.enqueue(syncSubscriptionsJob, { userId: user.id }, { jobId: `youtube.syncSubscriptions.${user.id}` })
+      return c.json({ jobIds: [id] }, 200)
+    })
+    .get('/youtube/update_channel_videos', valid('query', channelVideosQuery), async (c) => {
+      const { channel_id, date_after } = c.req.valid('query')
+      const id = channel_id
+        ? await enqueueChannelRefresh(ctx, channel_id, date_after)
+        : await ctx.jobs.enqueue(refreshAllChannelsJob, date_after ? { dateAfter: date_after } : {})
+      return c.json({ jobIds: [id] }, 200)
+    })
+    .get('/youtube/update_video_categories', async (c) => {
+      return c.json({ jobIds: [await ctx.jobs.enqueue(refreshCategoriesJob, {})] }, 200)
+    })
+    .get('/youtube/quota', async (c) => {
+      // today's units and, when work stopped, why: the admin's view of the quota ledger
+      const failing = await db
+        .select({ id: youtubeChannels.id, title: youtubeChannels.title, error: youtubeChannels.refreshError })
+        .from(youtubeChannels)
+        .where(isNotNull(youtubeChannels.refreshError))
+        .orderBy(desc(youtubeChannels.updatedAt))
+        .limit(20)
+      return c.json({ ...(await quotaStatus(db, env.YOUTUBE_DAILY_QUOTA)), failingChannels: failing }, 200)
+    })
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod'
+import type { AppContext } from '../context.ts'
+import type { JobDefinition, JobModule } from '../jobs/types.ts'
+import { log } from '../lib/logger.ts'
+import { QuotaExhausted, assertQuotaLeft, quotaDay } from './quota.ts'
+import { followedChannelIds, usersWithChannel } from './queries.ts'
+import { refreshCategories, refreshChannel, type RefreshOutcome } from './refresh.ts'
+import { syncSubscriptions } from './sync.ts'
+
+// The video area's background jobs, named `youtube.verb`. Handlers are plain
+// functions over the app context; without a queue (CLI) they run inline.
+
+export const channelIdSchema = z.string().regex(/^UC[\w-]{22}$/, 'must be a channel id (UC...)')
+export const dateAfterSchema = z
+  .string()
+  .regex(/^\d{8}$/, 'must be YYYYMMDD')
+  .refine((s) => !Number.isNaN(parseDateAfter(s).getTime()), 'must be a real date')
+
+/** `YYYYMMDD` (yt-dlp's date_after) as the start of that UTC day. */
+export function parseDateAfter(s: string): Date {
+  const d = new Date(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T00:00:00Z`)
+  // rejects 20250231 and the like, which Date would roll over or refuse
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10).replace(/-/g, '') === s ? d : new Date(Number.NaN)
+}
+
+type Ctx = AppContext
+/** Margin after the Pacific-midnight reset before resuming. */
+const RESUME_MARGIN_MS = 5 * 60 * 1000
+
+async function resumeAfterReset(ctx: Ctx, resetsAt: Date, what: 'channels' | 'subscriptions') {
+  if (!ctx.jobs) return
+  const delayMs = Math.max(0, resetsAt.getTime() - Date.now()) + RESUME_MARGIN_MS
+  const day = quotaDay()
+  if (what === 'channels') {
+    await ctx.jobs.enqueue(refreshAllChannelsJob, {}, { jobId: `youtube.refreshAllChannels.resume.${day}`, delayMs })
+  } else {
+    await ctx.jobs.enqueue(syncSubscriptionsJob, {}, { jobId: `youtube.syncSubscriptions.resume.${day}`, delayMs })
+  }
+  log.info('youtube work resumes after the quota reset', { what, resetsAt: resetsAt.toISOString() })
+}
+
+export const refreshChannelPayload = z.object({ channelId: channelIdSchema, dateAfter: dateAfterSchema.optional() })
+
+export const refreshChannelJob: JobDefinition<z.infer<typeof refreshChannelPayload>> = {
+  name: 'youtube.refreshChannel',
+  payload: refreshChannelPayload,
+  timeoutMs: 10 * 60 * 1000,
+  async run(ctx, p, job) {
+    const outcome = await refreshChannel(
+      ctx,
+      { channelId: p.channelId, dateAfter: p.dateAfter ? parseDateAfter(p.dateAfter) : undefined },
+      { signal: job.signal },
+    )
+    if (outcome.status === 'quota') await resumeAfterReset(ctx, outcome.resetsAt, 'channels')
+  },
+}
+
+/** Queues one channel's refresh; a refresh of the same channel already waiting is not added twice. */
+export function enqueueChannelRefresh(ctx: Ctx, channelId: string, dateAfter?: string): Promise<string> {
+  return ctx.jobs.enqueue(
+    refreshChannelJob,
+    { channelId, ...(dateAfter ? { dateAfter } : {}) },
+    { jobId: `youtube.refreshChannel.${channelId}${dateAfter ? `.${dateAfter}` : ''}` },
+  )
+}
+
+export const refreshAllPayload = z.object({ dateAfter: dateAfterSchema.optional() })
+
+/** Every followed channel: queued one by one, or run inline (least recently refreshed first) without a queue. */
+export async function refreshAllChannels(ctx: Ctx, p: { dateAfter?: string }, signal?: AbortSignal) {
+  const queued: string[] = []
+  const outcomes: RefreshOutcome[] = []
+  try {
+    await assertQuotaLeft(ctx.db)
+  } catch (err) {
+    if (!(err instanceof QuotaExhausted)) throw err
+    await resumeAfterReset(ctx, err.resetsAt, 'channels')
+    return { queued, outcomes, stopped: err.reason }
+  }
+  for (const channelId of await followedChannelIds(ctx.db)) {
+    if (ctx.jobs) {
+      queued.push(await enqueueChannelRefresh(ctx, channelId, p.dateAfter))
+      continue
+    }
+    signal?.throwIfAborted()
+    const outcome = await refreshChannel(ctx, {
+      channelId,
+      dateAfter: p.dateAfter ? parseDateAfter(p.dateAfter) : undefined,
+    })
+    outcomes.push(outcome)
+    if (outcome.status === 'quota') return { queued, outcomes, stopped: outcome.reason }
+  }
+  return { queued, outcomes, stopped: null }
+}
+
+export const refreshAllChannelsJob: JobDefinition<z.infer<typeof refreshAllPayload>> = {
+  name: 'youtube.refreshAllChannels',
+  payload: refreshAllPayload,
+  async run(ctx, p, job) {
+    await refreshAllChannels(ctx, p, job.signal)
+  },
+}
+
+export const syncSubscriptionsPayload = z.object({ userId: z.uuid().optional() })
+
+/** One user's sync, or every user with a channel (stopping at the quota). */
+export async function syncAllSubscriptions(ctx: Ctx, p: { userId?: string }, signal?: AbortSignal) {
+  const userIds = p.userId ? [p.userId] : await usersWithChannel(ctx.db)
+  const results = []
+  for (const userId of userIds) {
+    signal?.throwIfAborted()
+    const outcome = await syncSubscriptions(ctx, userId, { signal })
+    results.push({ userId, ...outcome })
+    if (outcome.status === 'done' && ctx.jobs) {
+      for (const channelId of outcome.added) await enqueueChannelRefresh(ctx, channelId)
+    }
+    if (outcome.status === 'quota') {
+      await resumeAfterReset(ctx, outcome.resetsAt, 'subscriptions')
+      break
+    }
+  }
+  return results
+}
+
+export const syncSubscriptionsJob: JobDefinition<z.infer<typeof syncSubscriptionsPayload>> = {
+  name: 'youtube.syncSubscriptions',
+  payload: syncSubscriptionsPayload,
+  async run(ctx, p, job) {
+    await syncAllSubscriptions(ctx, p, job.signal)
+  },
+}
+
+const noPayload = z.object({}).strict()
+
+export const refreshCategoriesJob: JobDefinition<z.infer<typeof noPayload>> = {
+  name: 'youtube.refreshCategories',
+  payload: noPayload,
+  async run(ctx, _p, job) {
+    try {
+      await refreshCategories(ctx, { signal: job.signal })
+    } catch (err) {
+      if (!(err instanceof QuotaExhausted)) throw err
+      log.warn('categories not refreshed: quota', { reason: err.reason })
+    }
+  },
+}
+
+/** The video area's jobs and schedules, listed in src/jobs/registry.ts. */
+export const youtubeJobs: JobModule = {
+  definitions: [refreshChannelJob, refreshAllChannelsJob, syncSubscriptionsJob, refreshCategoriesJob],
+  // channel videos hourly, subscriptions and categories daily (off the hour, away from other work)
+  schedules: [
+    { id: 'youtube.refreshAllChannels.hourly', job: refreshAllChannelsJob, payload: {}, pattern: '7 * * * *' },
+    { id: 'youtube.syncSubscriptions.daily', job: syncSubscriptionsJob, payload: {}, pattern: '17 4 * * *' },
+    { id: 'youtube.refreshCategories.daily', job: refreshCategoriesJob, payload: {}, pattern: '27 4 * * *' },
+  ],
+}

@@ -1,0 +1,321 @@
+import type { ServerWebSocket } from 'bun'
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { upgradeWebSocket } from 'hono/bun'
+import { currentUser, requireUser } from '../auth/session.ts'
+import type { AppContext, AppEnv } from '../context.ts'
+import { fail } from '../lib/errors.ts'
+import { errorFields, log } from '../lib/logger.ts'
+import { hit } from '../lib/rate-limit.ts'
+import { MalformedMultipart, MultipartReader } from '../lib/multipart.ts'
+import { valid } from '../lib/validate.ts'
+import { topics } from '../ws/hub.ts'
+import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.ts'
+import { ImportError, channelRefFrom, parseSubscriptionsFile } from './import.ts'
+import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
+import { QuotaExhausted } from './quota.ts'
+import {
+  addMark,
+  channelJson,
+  findChannelByHandle,
+  getChannel,
+  getProgress,
+  getUserChannel,
+  getVideo,
+  listCategories,
+  listSubscriptions,
+  listVideos,
+  storedChannelIds,
+  relatedVideos,
+  removeMark,
+  saveProgress,
+  setUserChannel,
+  subscribe,
+  unsubscribe,
+  upsertChannels,
+  videoExists,
+  type ChannelRow,
+  type MarkKind,
+} from './queries.ts'
+import {
+  channelRefQuery,
+  pageQuery,
+  progressBody,
+  userChannelBody,
+  videoListQuery,
+  videoQuery,
+  type ImportResult,
+} from './schema.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const IMPORT_MAX_BYTES = 2 * 1024 * 1024
+const IMPORT_MAX_CHANNELS = 5000
+/** Handles cost a unit each to resolve (ids cost 1 per 50): an import resolves at most this many. */
+const IMPORT_MAX_HANDLES = 100
+const VIDEO_ID = /^[\w-]{11}$/
+/** Channel lookups through the API (1 unit each) per user and hour. */
+const LOOKUPS_PER_HOUR = 100
+const IMPORTS_PER_HOUR = 10
+
+/** Runs provider calls for a request: quota → 503 with Retry-After, provider trouble → 502. */
+async function provider<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    if (err instanceof QuotaExhausted) {
+      const seconds = Math.max(1, Math.ceil((err.resetsAt.getTime() - Date.now()) / 1000))
+      fail(503, `YouTube quota is used up until ${err.resetsAt.toISOString()}.`, { 'Retry-After': String(seconds) })
+    }
+    if (err instanceof HTTPException) throw err
+    log.warn('youtube provider call failed', errorFields(err))
+    if (err instanceof YoutubeApiError && err.status === 400) fail(400, 'Channel not found.')
+    fail(502, 'YouTube is unavailable, try again later.')
+  }
+}
+
+/** `UC...` id, `@handle`, a bare handle or a channel URL → `UC...` or `@handle`; null when it is none of them. */
+export function parseChannelInput(input: string): string | null {
+  const v = input.trim()
+  const ref = channelRefFrom(v)
+  if (ref) return ref
+  const handle = /^@?([\w.-]{3,100})$/.exec(v)?.[1]
+  return handle ? `@${handle.toLowerCase()}` : null
+}
+
+/**
+ * Finds a channel by id or handle, stored first, else through the API (1
+ * unit), storing it. API lookups are limited per user, so that one account
+ * cannot spend the day's quota for everyone.
+ */
+async function resolveChannel(ctx: AppContext, userId: string, client: () => YoutubeClient, input: string): Promise<ChannelRow | null> {
+  const ref = parseChannelInput(input)
+  if (!ref) return null
+  const stored = ref.startsWith('@') ? await findChannelByHandle(ctx.db, ref) : await getChannel(ctx.db, ref)
+  if (stored) return stored
+  await hit(ctx.db, `youtube-lookup:${userId}`, LOOKUPS_PER_HOUR, 3600)
+  const found = await provider(async () => (ref.startsWith('@') ? await client().channelByHandle(ref) : (await client().channelsById([ref]))[0]))
+  if (!found) return null
+  await upsertChannels(ctx.db, [found])
+  return (await getChannel(ctx.db, found.id)) ?? null
+}
+
+export function youtubeRoutes(ctx: AppContext) {
+  const { db, env } = ctx
+  const media = env.YOUTUBE_MEDIA_URL
+  let cached: YoutubeClient | null = null
+  const client = () => (cached ??= youtubeClientFor(ctx))
+
+  const toggle = (kind: MarkKind, on: boolean) => async (c: Parameters<typeof currentUser>[0]) => {
+    const user = currentUser(c)
+    const id = c.req.param('id') ?? ''
+    if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+    if (on) await addMark(db, kind, user.id, id)
+    else if (!(await removeMark(db, kind, user.id, id))) fail(404, `Youtube video ${kind} not found.`)
+    return c.json((await getVideo(db, user.id, id, media))!, 200)
+  }
+
+  return (
+    new Hono<AppEnv>()
+      .use(requireUser)
+
+      // ---- subscriptions ----
+      .get('/subscriptions/list', valid('query', pageQuery), async (c) => {
+        const { page, per_page } = c.req.valid('query')
+        return c.json(await listSubscriptions(db, currentUser(c).id, page, per_page), 200)
+      })
+      .put('/subscriptions/user', valid('query', channelRefQuery), async (c) => {
+        const user = currentUser(c)
+        const channel = await resolveChannel(ctx, user.id, client, c.req.valid('query').channel_id)
+        if (!channel) fail(400, 'Channel not found.')
+        await subscribe(db, user.id, channel.id, 'manual')
+        await enqueueChannelRefresh(ctx, channel.id)
+        return c.json((await channelJson(db, user.id, channel.id))!, 200)
+      })
+      .delete('/subscriptions/user', valid('query', channelRefQuery), async (c) => {
+        const user = currentUser(c)
+        const ref = parseChannelInput(c.req.valid('query').channel_id)
+        const channel = ref && (ref.startsWith('@') ? await findChannelByHandle(db, ref) : await getChannel(db, ref))
+        if (!channel || !(await unsubscribe(db, user.id, channel.id, 'user'))) fail(404, 'Subscription not found.')
+        return c.json((await channelJson(db, user.id, channel.id))!, 200)
+      })
+      .post('/subscriptions/import', async (c) => {
+        const user = currentUser(c)
+        let text: string | null = null
+        try {
+          const form = MultipartReader.from(c.req.raw)
+          for (let part; (part = await form.next()); ) {
+            if (part.name === 'file' && text === null) text = await form.text(IMPORT_MAX_BYTES, 'file')
+          }
+        } catch (err) {
+          if (err instanceof MalformedMultipart) fail(422, `Malformed multipart body: ${err.message}.`)
+          throw err
+        }
+        if (!text?.trim()) fail(422, 'file: Required')
+        await hit(db, `youtube-import:${user.id}`, IMPORTS_PER_HOUR, 3600)
+        let parsed
+        try {
+          parsed = parseSubscriptionsFile(text)
+        } catch (err) {
+          if (err instanceof ImportError) fail(422, err.message)
+          throw err
+        }
+        if (parsed.refs.length > IMPORT_MAX_CHANNELS) fail(422, `The file lists more than ${IMPORT_MAX_CHANNELS} channels.`)
+        const handles = parsed.refs.filter((r) => r.startsWith('@'))
+        if (handles.length > IMPORT_MAX_HANDLES) fail(422, `The file names more than ${IMPORT_MAX_HANDLES} channels by handle only.`)
+
+        // resolve everything first: a quota stop answers 503 with nothing written
+        const found = new Map<string, string>() // ref -> channel id
+        const ids = parsed.refs.filter((r) => !r.startsWith('@'))
+        const stored = await storedChannelIds(db, ids)
+        for (const id of stored) found.set(id, id)
+        const missing = ids.filter((id) => !stored.has(id))
+        await provider(async () => {
+          const channels = missing.length ? await client().channelsById(missing) : []
+          for (const handle of handles) {
+            const row = await findChannelByHandle(db, handle)
+            if (row) {
+              found.set(handle, row.id)
+              continue
+            }
+            const ch = await client().channelByHandle(handle)
+            if (ch) {
+              channels.push(ch)
+              found.set(handle, ch.id)
+            }
+          }
+          await upsertChannels(db, channels)
+          for (const ch of channels) if (!ch.handle || !found.has(ch.handle)) found.set(ch.id, ch.id)
+        })
+        const channelIds = [...new Set(found.values())]
+        const added = await db.transaction(async (tx) => {
+          const list: string[] = []
+          for (const id of channelIds) if (await subscribe(tx, user.id, id, 'manual')) list.push(id)
+          return list
+        })
+        for (const id of added) await enqueueChannelRefresh(ctx, id)
+        const result: ImportResult = {
+          format: parsed.format,
+          added: added.length,
+          alreadyPresent: channelIds.length - added.length,
+          notFound: parsed.refs.length - found.size + parsed.invalid,
+        }
+        return c.json(result, 200)
+      })
+
+      // ---- channels ----
+      .get('/channels/user', async (c) => {
+        const row = await getUserChannel(db, currentUser(c).id)
+        if (!row) fail(404, 'Youtube Channel not found.')
+        return c.json(
+          {
+            id: row.channelId,
+            updatedAt: row.updatedAt.toISOString(),
+            syncedAt: row.syncedAt?.toISOString() ?? null,
+            syncError: row.syncError,
+          },
+          200,
+        )
+      })
+      .post('/channels/user', valid('json', userChannelBody), async (c) => {
+        const user = currentUser(c)
+        const input = c.req.valid('json').channel_id
+        const current = await getUserChannel(db, user.id)
+        // the 24-hour rule is checked before any API call: a refused change costs no quota
+        if (current && Date.now() - current.updatedAt.getTime() < DAY_MS) {
+          const ref = parseChannelInput(input)
+          const same =
+            ref === current.channelId || (!!ref?.startsWith('@') && (await findChannelByHandle(db, ref))?.id === current.channelId)
+          if (!same) fail(400, 'Must wait 24 hours before updating channel id.')
+        }
+        const channel = await resolveChannel(ctx, user.id, client, input)
+        if (!channel) fail(400, 'Youtube Channel not found.')
+        if (current?.channelId !== channel.id) await setUserChannel(db, user.id, channel.id)
+        await ctx.jobs.enqueue(syncSubscriptionsJob, { userId: user.id }, { jobId: `youtube.syncSubscriptions.${user.id}` })
+        return c.json({ id: channel.id }, 200)
+      })
+      .get('/channels/:id', async (c) => {
+        const found = await channelJson(db, currentUser(c).id, c.req.param('id'))
+        if (!found) fail(404, 'Youtube Channel not found.')
+        return c.json(found, 200)
+      })
+
+      // ---- videos ----
+      .get('/videos/categories', async (c) => c.json({ categories: await listCategories(db) }, 200))
+      .get('/videos/list', valid('query', videoListQuery), async (c) => {
+        const q = c.req.valid('query')
+        const result = await listVideos(
+          db,
+          currentUser(c).id,
+          {
+            page: q.page,
+            perPage: q.per_page,
+            categories: q.video_categories,
+            channelId: q.channel_id,
+            likedOnly: q.liked_only,
+            queuedOnly: q.queued_only,
+          },
+          media,
+        )
+        return c.json(result, 200)
+      })
+      .get('/videos/:id', valid('query', videoQuery), async (c) => {
+        const user = currentUser(c)
+        const id = c.req.param('id')
+        const video = VIDEO_ID.test(id) ? await getVideo(db, user.id, id, media) : null
+        if (!video) fail(404, 'Youtube video not found.')
+        const related = await relatedVideos(db, user.id, video, c.req.valid('query').related_videos_length, media)
+        return c.json({ ...video, relatedVideos: related }, 200)
+      })
+      .put('/videos/:id/watch', toggle('watch', true))
+      .put('/videos/:id/like', toggle('like', true))
+      .delete('/videos/:id/like', toggle('like', false))
+      .put('/videos/:id/queue', toggle('queue', true))
+      .delete('/videos/:id/queue', toggle('queue', false))
+      .get('/videos/:id/progress', async (c) => {
+        const id = c.req.param('id')
+        if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+        const row = await getProgress(db, currentUser(c).id, id)
+        return c.json(
+          { playedSeconds: row?.playedSeconds ?? 0, duration: row?.duration ?? 0, updatedAt: row?.updatedAt.toISOString() ?? null },
+          200,
+        )
+      })
+      .put('/videos/:id/progress', valid('json', progressBody), async (c) => {
+        const id = c.req.param('id')
+        if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+        const { playedSeconds, duration } = c.req.valid('json')
+        const row = await saveProgress(db, currentUser(c).id, id, playedSeconds, duration)
+        return c.json({ playedSeconds: row.playedSeconds, duration: row.duration, updatedAt: row.updatedAt.toISOString() }, 200)
+      })
+
+      // ---- live channel updates ----
+      .get(
+        '/channel/listen',
+        async (c, next) => {
+          if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') fail(426, 'Expected a WebSocket upgrade.')
+          // a page on another site must not open a socket with the user's cookie
+          const origin = c.req.header('origin')
+          if (origin) {
+            const own = (env.TRUST_PROXY && c.req.header('x-forwarded-host')) || c.req.header('host') || new URL(c.req.url).host
+            if (URL.parse(origin)?.host !== own) fail(403, 'Cross-origin request refused.')
+          }
+          await next()
+        },
+        upgradeWebSocket((c) => {
+          const user = currentUser(c)
+          let ping: ReturnType<typeof setInterval> | undefined
+          return {
+            onOpen(_event, ws) {
+              ;(ws.raw as ServerWebSocket<unknown>).subscribe(topics.channels(user.id))
+              ctx.hub.clients++
+              ping = setInterval(() => ws.send(JSON.stringify({ status: 'PING' })), env.WS_PING_SECONDS * 1000)
+            },
+            onClose() {
+              clearInterval(ping)
+              ctx.hub.clients--
+            },
+          }
+        }),
+      )
+  )
+}
