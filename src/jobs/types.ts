@@ -6,9 +6,27 @@ export interface JobRun {
   id: string
   /** Attempt number, starting at 1. */
   attempt: number
-  /** Aborted when the job times out or the app shuts down. */
+  /** Attempts this job gets in all (the definition's `attempts`). */
+  attempts: number
+  /**
+   * Aborted when the job times out, is cancelled (`Jobs.cancel`) or the app
+   * shuts down; `signal.reason` is a `JobAbort` saying which.
+   */
   signal: AbortSignal
   progress(percent: number): Promise<void>
+}
+
+/** Why a run's signal was aborted. */
+export class JobAbort extends Error {
+  constructor(readonly kind: 'timeout' | 'cancel' | 'shutdown') {
+    super(kind === 'timeout' ? 'Job timed out.' : kind === 'cancel' ? 'Job was cancelled.' : 'Server is shutting down.')
+    this.name = 'JobAbort'
+  }
+}
+
+/** Thrown by a handler for a failure that another attempt would not fix (bad input, tool refused the source). */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError'
 }
 
 /**
@@ -21,8 +39,14 @@ export interface JobDefinition<P = unknown> {
   run(ctx: AppContext, payload: P, job: JobRun): Promise<void>
   /** Per-run time limit; default from JOB_TIMEOUT_SECONDS. */
   timeoutMs?: number
-  /** Attempts before the job is given up (default 3). */
+  /** Attempts before the job is given up (default 3). A crash (SIGKILL) mid-run costs one. */
   attempts?: number
+  /**
+   * Called once the job is given up: last attempt failed, timed out, threw
+   * PermanentJobError, or was found dead-lettered at start-up (crashed on its
+   * last attempt). Must be idempotent.
+   */
+  onGiveUp?(ctx: AppContext, payload: P, error: Error): Promise<void>
 }
 
 export interface EnqueueOptions {
@@ -31,8 +55,42 @@ export interface EnqueueOptions {
   delayMs?: number
 }
 
+/** A recurring job: runs once per period (bunqueue job scheduler, cron syntax or a fixed interval). */
+export interface ScheduleDefinition<P = unknown> {
+  /** Stable id, e.g. `music.cleanup.daily`. */
+  id: string
+  job: JobDefinition<P>
+  payload: P
+  /** Cron pattern (`0 4 * * *`) … */
+  pattern?: string
+  /** … or a fixed interval in milliseconds. */
+  everyMs?: number
+}
+
+/**
+ * What a feature contributes to the queue (e.g. `src/music/jobs.ts` exports
+ * one); listed once in src/jobs/registry.ts.
+ */
+export interface JobModule {
+  definitions: JobDefinition<any>[]
+  schedules?: ScheduleDefinition<any>[]
+  /** Runs once after the worker started (e.g. re-enqueue work the queue lost). */
+  onStart?(ctx: AppContext): Promise<void>
+}
+
+export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'unknown'
+
 export interface Jobs {
   enqueue<P>(def: JobDefinition<P>, payload: P, opts?: EnqueueOptions): Promise<string>
   /** Counts by state for /api/health and /metrics. */
   counts(): Promise<Record<string, number>>
+  /** Where a job is in the queue; `unknown` once finished and removed, or never added. */
+  state(jobId: string): Promise<JobState>
+  /**
+   * Removes a waiting job, or aborts a running one (signal reason `cancel`)
+   * and resolves once its handler returned.
+   */
+  cancel(jobId: string): Promise<void>
+  /** The scheduler ids currently registered (empty when SCHEDULER is off). */
+  schedules(): Promise<string[]>
 }

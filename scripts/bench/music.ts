@@ -1,0 +1,205 @@
+#!/usr/bin/env bun
+/**
+ * Music pipeline benchmark (not a test): `bun scripts/bench/music.ts [--runs=3]`
+ *
+ * On one generated 3-minute source (a page with JSON-LD and a video, served
+ * on 127.0.0.1):
+ *  (a) a URL job end to end through the API of a real server process
+ *      (POST /jobs/create → COMPLETED on the WebSocket), and
+ *  (b) the same yt-dlp and ffmpeg commands run by hand,
+ * alternated, median of each; prints a/b (target ≤ 1.10). Then the server's
+ * resident memory (from /proc) during a 200 MB upload and during 10
+ * concurrent jobs, against its idle baseline.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ffmpeg, startMediaServer } from '../../tests/support/media.ts'
+import { signUpOverHttp } from '../../tests/support/music.ts'
+import { startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts'
+
+const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 3)
+const YTDLP = process.env.YTDLP_PATH || '/usr/bin/yt-dlp'
+const FFMPEG = process.env.FFMPEG_PATH || '/usr/bin/ffmpeg'
+const work = mkdtempSync(join(tmpdir(), 'tunefeed-bench-'))
+const dataDir = join(work, 'data')
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/** CPU seconds of a process and its reaped children (yt-dlp, ffmpeg), from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  // utime stime cutime cstime are fields 14-17 (1-based), i.e. 11-14 after the command
+  return fields.slice(11, 15).reduce((sum, v) => sum + Number(v), 0) / 100
+}
+
+function rss(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+  return Number(kb) * 1024
+}
+
+/** Polls the process's RSS every 10 ms while `work` runs; returns the peak. */
+async function peakRss<T>(pid: number, run: () => Promise<T>): Promise<{ peak: number; result: T }> {
+  let peak = rss(pid)
+  const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 10)
+  try {
+    const result = await run()
+    peak = Math.max(peak, rss(pid))
+    return { peak, result }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/** Resolves job ids as COMPLETED arrives on the user's socket. */
+async function socket(server: ServerProcess, cookie: string) {
+  const waiters = new Map<string, () => void>()
+  const done = new Set<string>()
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/music/jobs/listen`, { headers: { cookie } } as unknown as string[])
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data)) as { id?: string; status: string }
+    if (m.status === 'COMPLETED' && m.id) {
+      done.add(m.id)
+      waiters.get(m.id)?.()
+    }
+  }
+  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)))
+  return {
+    completed: (id: string) => (done.has(id) ? Promise.resolve() : new Promise<void>((resolve) => waiters.set(id, resolve))),
+    close: () => ws.close(),
+  }
+}
+
+async function createJob(server: ServerProcess, cookie: string, fields: Record<string, string>, file?: string) {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.append(k, v)
+  if (file) form.append('file', Bun.file(file), file.split('/').pop())
+  const res = await fetch(`${server.url}/api/music/jobs/create`, { method: 'POST', body: form, headers: { cookie } })
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { id: string }).id
+}
+
+/** Wall and CPU time of yt-dlp + ffmpeg run by hand. */
+async function byHand(pageUrl: string): Promise<{ wall: number; cpu: number }> {
+  const dir = mkdtempSync(join(work, 'hand-'))
+  const t0 = performance.now()
+  const dl = Bun.spawn(
+    [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', pageUrl],
+    { stdout: 'pipe', stderr: 'ignore' },
+  )
+  const source = (await new Response(dl.stdout).text()).trim()
+  if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
+  const conv = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], {
+    stdout: 'ignore',
+    stderr: 'ignore',
+  })
+  if ((await conv.exited) !== 0) throw new Error('ffmpeg failed')
+  const wall = performance.now() - t0
+  const cpu = Number(dl.resourceUsage()!.cpuTime.total + conv.resourceUsage()!.cpuTime.total) / 1e6
+  rmSync(dir, { recursive: true, force: true })
+  return { wall, cpu }
+}
+
+console.log('generating sources…')
+const media = await startMediaServer()
+const video = join(work, 'video.mp4')
+await ffmpeg([
+  '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15:duration=180',
+  '-f', 'lavfi', '-i', 'sine=frequency=440:duration=180',
+  '-f', 'lavfi', '-i', 'anoisesrc=d=180:a=0.05',
+  '-filter_complex', '[1:a][2:a]amix=inputs=2,aformat=channel_layouts=stereo[a]',
+  '-map', '0:v', '-map', '[a]', '-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'aac', '-b:a', '192k', '-shortest', video,
+])
+// a page with JSON-LD naming the 3-minute video (served at /files/video.mp4)
+media.addFile('video.mp4', video)
+const html = `<!doctype html><html><head><script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'VideoObject',
+  name: 'Bench',
+  contentUrl: `${media.url}/files/video.mp4`,
+  uploadDate: '2024-01-01',
+  author: { '@type': 'Person', name: 'Bench Uploader' },
+})}</script></head><body></body></html>`
+const pageFile = join(work, 'page.html')
+writeFileSync(pageFile, html)
+const pageServer = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(Bun.file(pageFile), { headers: { 'content-type': 'text/html' } }) })
+const benchPage = `http://127.0.0.1:${pageServer.port}/bench-page.html`
+
+console.log(`source: ${mb(statSync(video).size)} video, 3:00`)
+const server = await startServerProcess({ DATA_DIR: dataDir, FETCH_ALLOW_HOSTS: '127.0.0.1' }, 120_000)
+const cookie = await signUpOverHttp(server.url, dataDir)
+const events = await socket(server, cookie)
+
+// warm-up: first yt-dlp run pays Python's imports from a cold cache
+console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
+// what the server spends doing nothing (timers, queue polling) is part of (a)'s CPU: show it
+const idleCpu0 = cpuSeconds(server.proc.pid)
+await Bun.sleep(3000)
+console.log(`server CPU while idle: ${((cpuSeconds(server.proc.pid) - idleCpu0) / 3).toFixed(3)} s per s`)
+await byHand(benchPage)
+const a: { wall: number; cpu: number }[] = []
+const b: { wall: number; cpu: number }[] = []
+// (a)'s CPU is everything the server process and its children spent meanwhile
+const throughApi = async (i: number) => {
+  const cpu0 = cpuSeconds(server.proc.pid)
+  const t0 = performance.now()
+  const id = await createJob(server, cookie, { video_url: benchPage, title: `Bench ${i}`, artist: 'Bench', album: 'Bench' })
+  await events.completed(id)
+  const wall = performance.now() - t0
+  await Bun.sleep(50) // let the server reap its children so their CPU is counted
+  return { wall, cpu: cpuSeconds(server.proc.pid) - cpu0 }
+}
+for (let i = 0; i < runs; i++) {
+  // alternate the order so neither side always runs on a warmer machine
+  if (i % 2 === 0) {
+    a.push(await throughApi(i))
+    b.push(await byHand(benchPage))
+  } else {
+    b.push(await byHand(benchPage))
+    a.push(await throughApi(i))
+  }
+  const last = (x: typeof a) => `${(x.at(-1)!.wall / 1000).toFixed(2)} s (cpu ${x.at(-1)!.cpu.toFixed(2)} s)`
+  console.log(`run ${i + 1}: api ${last(a)}, by hand ${last(b)}`)
+}
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+const wall = (x: typeof a) => x.map((r) => r.wall)
+const cpu = (x: typeof a) => x.map((r) => r.cpu)
+console.log(`\n(a) through the API: median ${secs(median(wall(a)))}, best ${secs(Math.min(...wall(a)))}, median CPU ${median(cpu(a)).toFixed(2)} s`)
+console.log(`(b) yt-dlp + ffmpeg by hand: median ${secs(median(wall(b)))}, best ${secs(Math.min(...wall(b)))}, median CPU ${median(cpu(b)).toFixed(2)} s`)
+console.log(
+  `a/b = ${(median(wall(a)) / median(wall(b))).toFixed(3)} wall (medians), ${(Math.min(...wall(a)) / Math.min(...wall(b))).toFixed(3)} wall (best runs), ` +
+    `${(median(cpu(a)) / median(cpu(b))).toFixed(3)} CPU (medians); target ≤ 1.10`,
+)
+console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
+
+// memory: a 200 MB upload, streamed to disk
+const pid = server.proc.pid
+const big = join(work, 'big.wav')
+const seconds = Math.floor((199 * 1024 * 1024 - 44) / (44100 * 2 * 2))
+await ffmpeg(['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-ac', '2', '-c:a', 'pcm_s16le', big])
+await Bun.sleep(500)
+Bun.gc(true)
+const idle = rss(pid)
+const upload = await peakRss(pid, () => createJob(server, cookie, { title: 'Big', artist: 'Bench', album: 'Bench' }, big))
+console.log(`\nserver RSS idle ${mb(idle)}; during a ${mb(statSync(big).size)} upload peak ${mb(upload.peak)} (+${mb(upload.peak - idle)})`)
+await events.completed(upload.result)
+
+// memory: 10 concurrent URL jobs
+const before = rss(pid)
+const t0 = performance.now()
+const concurrent = await peakRss(pid, async () => {
+  const ids = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => createJob(server, cookie, { video_url: benchPage, title: `Concurrent ${i}`, artist: 'Bench', album: 'Bench' })),
+  )
+  await Promise.all(ids.map((id) => events.completed(id)))
+})
+console.log(
+  `10 concurrent jobs: all done in ${((performance.now() - t0) / 1000).toFixed(1)} s; server RSS before ${mb(before)}, peak ${mb(concurrent.peak)} (+${mb(concurrent.peak - before)})`,
+)
+
+events.close()
+await server.stop('SIGTERM')
+await media.stop()
+pageServer.stop(true)
+rmSync(work, { recursive: true, force: true })

@@ -1,0 +1,12 @@
+import { musicJobs } from '../music/jobs.ts'
+import { youtubeJobs } from '../youtube/jobs.ts'
+import type { JobModule } from './types.ts'
+
+/**
+ * Every feature's jobs and schedules, registered with the queue at start-up.
+ * A feature adds itself with one line here (its `jobs.ts` exports a JobModule).
+ */
+export const jobModules: JobModule[] = [
+  musicJobs,
+  youtubeJobs,
+]

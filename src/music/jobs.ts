@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { z } from 'zod'
+import type { AppContext } from '../context.ts'
+import type { JobDefinition, JobModule } from '../jobs/types.ts'
+import { log } from '../lib/logger.ts'
+import { jobDir, workDir } from './files.ts'
+import { publishMusicEvent, runMusicJob } from './pipeline.ts'
+import { deleteMusicJob, failMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs } from './queries.ts'
+
+export const musicRun: JobDefinition<{ jobId: string }> = {
+  name: 'music.run',
+  payload: z.object({ jobId: z.uuid() }),
+  run: (ctx, { jobId }, job) => runMusicJob(ctx, jobId, job),
+  async onGiveUp(ctx, { jobId }, error) {
+    const row = await failMusicJob(ctx.db, jobId, error.message)
+    if (!row) return
+    await rm(workDir(jobDir(ctx.env.DATA_DIR, row.userId, row.id)), { recursive: true, force: true })
+    publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
+  },
+}
+
+/** Removes finished jobs (and their folders) older than JOB_RETENTION_DAYS. */
+export async function removeExpiredMusicJobs(ctx: AppContext, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - ctx.env.JOB_RETENTION_DAYS * 24 * 60 * 60 * 1000)
+  let removed = 0
+  for (;;) {
+    const batch = await listExpiredMusicJobs(ctx.db, before)
+    for (const job of batch) {
+      await rm(jobDir(ctx.env.DATA_DIR, job.userId, job.id), { recursive: true, force: true })
+      await deleteMusicJob(ctx.db, job.id)
+    }
+    removed += batch.length
+    if (batch.length === 0) break
+  }
+  if (removed) log.info('expired music jobs removed', { removed })
+  return removed
+}
+
+export const musicCleanup: JobDefinition<Record<string, never>> = {
+  name: 'music.cleanup',
+  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  attempts: 1,
+  run: async (ctx) => void (await removeExpiredMusicJobs(ctx)),
+}
+
+/**
+ * After a restart: a job the database says is unfinished but the queue does
+ * not hold (queue file lost, or enqueue failed after the insert) goes back in.
+ * Jobs that crashed on their last attempt were already failed by the
+ * dead-letter sweep, which runs before this.
+ */
+async function requeueLostMusicJobs(ctx: AppContext) {
+  for (const job of await listUnfinishedMusicJobs(ctx.db)) {
+    // a job whose folder is not here was created by another app process (own DATA_DIR and queue)
+    if (!existsSync(jobDir(ctx.env.DATA_DIR, job.userId, job.id))) continue
+    if ((await ctx.jobs.state(job.id)) === 'unknown') {
+      log.warn('music job lost by the queue, enqueued again', { id: job.id })
+      await ctx.jobs.enqueue(musicRun, { jobId: job.id }, { jobId: job.id })
+    }
+  }
+}
+
+export const musicJobs: JobModule = {
+  definitions: [musicRun, musicCleanup],
+  schedules: [{ id: 'music.cleanup.daily', job: musicCleanup, payload: {}, pattern: '17 3 * * *' }],
+  onStart: requeueLostMusicJobs,
+}

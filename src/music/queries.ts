@@ -1,0 +1,111 @@
+import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import type { MusicJob } from './schema.ts'
+import { musicJobs, type MusicJobRow } from './tables.ts'
+
+export type NewMusicJob = typeof musicJobs.$inferInsert
+
+export async function insertMusicJob(db: Db, job: NewMusicJob): Promise<MusicJobRow> {
+  const [row] = await db.insert(musicJobs).values(job).returning()
+  return row!
+}
+
+/** The job if `userId` owns it (another user's job is as good as missing). */
+export async function getOwnMusicJob(db: Db, userId: string, id: string): Promise<MusicJobRow | null> {
+  if (!isUuid(id)) return null
+  const [row] = await db.select().from(musicJobs).where(and(eq(musicJobs.id, id), eq(musicJobs.userId, userId)))
+  return row ?? null
+}
+
+export async function getMusicJob(db: Db, id: string): Promise<MusicJobRow | null> {
+  const [row] = await db.select().from(musicJobs).where(eq(musicJobs.id, id))
+  return row ?? null
+}
+
+/** One page of the user's jobs, newest first. */
+export async function listMusicJobs(db: Db, userId: string, page: number, perPage: number) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(musicJobs)
+      .where(eq(musicJobs.userId, userId))
+      .orderBy(desc(musicJobs.createdAt), desc(musicJobs.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: count() }).from(musicJobs).where(eq(musicJobs.userId, userId)),
+  ])
+  return { rows, totalPages: Math.ceil((total?.n ?? 0) / perPage) }
+}
+
+export async function deleteMusicJob(db: Db, id: string) {
+  await db.delete(musicJobs).where(eq(musicJobs.id, id))
+}
+
+const unfinished = and(isNull(musicJobs.completed), isNull(musicJobs.failed))
+
+export async function updateMusicJob(db: Db, id: string, values: Partial<NewMusicJob>) {
+  await db.update(musicJobs).set(values).where(eq(musicJobs.id, id))
+}
+
+/** Sets progress while the job is still running (never after it ended). */
+export async function setMusicJobProgress(db: Db, id: string, progress: number) {
+  await db.update(musicJobs).set({ progress }).where(and(eq(musicJobs.id, id), unfinished))
+}
+
+/** Records a running job's success; null when it had already ended or is gone. */
+export async function completeMusicJob(db: Db, id: string, values: Partial<NewMusicJob>): Promise<MusicJobRow | null> {
+  const [row] = await db
+    .update(musicJobs)
+    .set({ ...values, progress: 100, completed: new Date() })
+    .where(and(eq(musicJobs.id, id), unfinished))
+    .returning()
+  return row ?? null
+}
+
+/** Marks a running job failed; null when it had already ended or is gone. */
+export async function failMusicJob(db: Db, id: string, error: string): Promise<MusicJobRow | null> {
+  const [row] = await db
+    .update(musicJobs)
+    .set({ failed: new Date(), error: error.slice(0, 2000) })
+    .where(and(eq(musicJobs.id, id), unfinished))
+    .returning()
+  return row ?? null
+}
+
+export async function listUnfinishedMusicJobs(db: Db): Promise<Pick<MusicJobRow, 'id' | 'userId'>[]> {
+  return db.select({ id: musicJobs.id, userId: musicJobs.userId }).from(musicJobs).where(unfinished)
+}
+
+/** Finished (completed or failed) before `before`. */
+export async function listExpiredMusicJobs(db: Db, before: Date, limit = 500) {
+  return db
+    .select({ id: musicJobs.id, userId: musicJobs.userId })
+    .from(musicJobs)
+    .where(or(lt(musicJobs.completed, before), lt(musicJobs.failed, before)))
+    .limit(limit)
+}
+
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
+
+/** The API shape (API.md, Music): URLs point at this server's authenticated routes. */
+export function toMusicJob(row: MusicJobRow): MusicJob {
+  const base = `/api/music/jobs/${row.id}`
+  return {
+    id: row.id,
+    videoUrl: row.videoUrl,
+    originalFilename: row.originalFilename,
+    filenameUrl: row.uploadFile ? `${base}/upload` : null,
+    artworkUrl: row.artworkFile ? `${base}/artwork` : row.artworkUrl,
+    title: row.title,
+    artist: row.artist,
+    album: row.album,
+    grouping: row.grouping,
+    completed: row.completed?.toISOString() ?? null,
+    failed: row.failed?.toISOString() ?? null,
+    downloadUrl: row.outputFile ? `${base}/download` : null,
+    downloadFilename: row.outputFile ? row.outputFile.slice(row.outputFile.lastIndexOf('/') + 1) : null,
+    createdAt: row.createdAt.toISOString(),
+    progress: row.progress,
+    webdav: row.webdav ?? null,
+  }
+}

@@ -1,0 +1,133 @@
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ServerWebSocket } from 'bun'
+import { Hono } from 'hono'
+import { upgradeWebSocket } from 'hono/bun'
+import type { AppContext, AppEnv } from '../context.ts'
+import { currentUser, requireUser } from '../auth/session.ts'
+import { fail } from '../lib/errors.ts'
+import { sendFile } from '../lib/send-file.ts'
+import { valid } from '../lib/validate.ts'
+import { topics } from '../ws/hub.ts'
+import { resolveArtwork } from './artwork.ts'
+import { createMusicJob, readUpload, refuseUnsafeUrl } from './create.ts'
+import { inside, jobDir, mimeOf } from './files.ts'
+import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
+import { artworkUrlQuery, musicJobListQuery, videoUrlQuery, type MusicJobEvent } from './schema.ts'
+import { readTags } from './tags.ts'
+import { groupingOf, videoInfo } from './tools.ts'
+import { toolConfig } from './pipeline.ts'
+
+export const PING_INTERVAL_MS = 30_000
+const GROUPING_TIMEOUT_MS = 30_000
+
+export function musicRoutes(ctx: AppContext) {
+  const { db, env } = ctx
+
+  /** The signed-in user's job, or 404 (another user's job does not exist for them). */
+  const ownJob = async (userId: string, id: string) => {
+    const row = await getOwnMusicJob(db, userId, id)
+    if (!row) fail(404, 'Job not found.')
+    return row
+  }
+
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .post('/jobs/create', async (c) => {
+      const id = await createMusicJob(ctx, currentUser(c), c.req.raw)
+      return c.json({ id }, 201)
+    })
+    .get('/jobs/list', valid('query', musicJobListQuery), async (c) => {
+      const { page, per_page } = c.req.valid('query')
+      const { rows, totalPages } = await listMusicJobs(db, currentUser(c).id, page, per_page)
+      return c.json({ jobs: rows.map(toMusicJob), totalPages }, 200)
+    })
+    .get(
+      '/jobs/listen',
+      async (c, next) => {
+        if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') fail(426, 'Expected a WebSocket upgrade.')
+        // a page on another origin must not open a socket with our cookie
+        const origin = c.req.header('origin')
+        if (origin) {
+          const host = (env.TRUST_PROXY && c.req.header('x-forwarded-host')) || c.req.header('host') || new URL(c.req.url).host
+          if (URL.parse(origin)?.host !== host) fail(403, 'Cross-origin request refused.')
+        }
+        await next()
+      },
+      upgradeWebSocket((c) => {
+        const topic = topics.musicJobs(currentUser(c).id)
+        let ping: ReturnType<typeof setInterval> | undefined
+        return {
+          onOpen(_event, ws) {
+            ;(ws.raw as ServerWebSocket<unknown>).subscribe(topic)
+            const message: MusicJobEvent = { status: 'PING' }
+            ping = setInterval(() => ws.send(JSON.stringify(message)), PING_INTERVAL_MS)
+          },
+          onClose() {
+            clearInterval(ping)
+          },
+        }
+      }),
+    )
+    .delete('/jobs/:id/delete', async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      // the row goes first so a running job cannot record anything after this
+      await deleteMusicJob(db, row.id)
+      await ctx.jobs.cancel(row.id)
+      await rm(jobDir(env.DATA_DIR, row.userId, row.id), { recursive: true, force: true })
+      return c.json({ id: row.id }, 200)
+    })
+    .get('/jobs/:id/download', async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      if (!row.outputFile) fail(404, 'File not found.')
+      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.outputFile)
+      return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: 'audio/mpeg' })
+    })
+    .get('/jobs/:id/upload', async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      if (!row.uploadFile) fail(404, 'File not found.')
+      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile)
+      return sendFile(c.req.raw, path, { filename: row.originalFilename || row.uploadFile, type: mimeOf(row.uploadFile) })
+    })
+    .get('/jobs/:id/artwork', async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      if (!row.artworkFile) fail(404, 'File not found.')
+      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.artworkFile)
+      return sendFile(c.req.raw, path, { filename: row.artworkFile, type: mimeOf(row.artworkFile) })
+    })
+    .get('/grouping', valid('query', videoUrlQuery), async (c) => {
+      const { video_url } = c.req.valid('query')
+      await refuseUnsafeUrl('video_url', video_url, ctx)
+      let grouping: string | null = null
+      try {
+        grouping = groupingOf(await videoInfo(toolConfig(ctx), video_url, AbortSignal.timeout(GROUPING_TIMEOUT_MS)))
+      } catch {
+        // unsupported page, refused hop, timeout: the same answer for all
+      }
+      if (!grouping) fail(400, 'Unable to get grouping.')
+      return c.json({ grouping }, 200)
+    })
+    .get('/artwork', valid('query', artworkUrlQuery), async (c) => {
+      const { artwork_url } = c.req.valid('query')
+      await refuseUnsafeUrl('artwork_url', artwork_url, ctx)
+      let resolvedArtworkUrl: string
+      try {
+        resolvedArtworkUrl = await resolveArtwork(artwork_url, ctx.allow)
+      } catch {
+        // not a page or image, no cover on it, refused hop, timeout: the same answer for all
+        fail(400, 'Unable to get artwork.')
+      }
+      return c.json({ resolvedArtworkUrl }, 200)
+    })
+    .post('/tags', async (c) => {
+      const tmp = join(env.DATA_DIR, 'tmp', crypto.randomUUID())
+      await mkdir(tmp, { recursive: true })
+      try {
+        const { file } = await readUpload(c.req.raw, tmp, env.MAX_UPLOAD_BYTES)
+        if (!file) fail(422, 'file: Required')
+        return c.json(await readTags(file.path), 200)
+      } finally {
+        await rm(tmp, { recursive: true, force: true })
+      }
+    })
+}

@@ -1,0 +1,48 @@
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { users } from '../auth/tables.ts'
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * A music job: a video link or an uploaded file plus tags, turned into a
+ * tagged MP3 by the `music.run` job. Its files live in
+ * DATA_DIR/music/<userId>/<id>/ (see files.ts); the columns name them
+ * relative to that folder.
+ */
+export const musicJobs = pgTable(
+  'music_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoUrl: text('video_url'),
+    /** The upload's name as the browser sent it (display only, never a path). */
+    originalFilename: text('original_filename'),
+    /** Stored upload, e.g. `upload.wav`. */
+    uploadFile: text('upload_file'),
+    /** External artwork URL as given; null for none or a data URI (stored instead). */
+    artworkUrl: text('artwork_url'),
+    /** Stored artwork, e.g. `artwork.jpg`, from a data URI at creation or fetched by the job. */
+    artworkFile: text('artwork_file'),
+    title: text('title').notNull(),
+    artist: text('artist').notNull(),
+    album: text('album').notNull(),
+    grouping: text('grouping'),
+    progress: integer('progress').notNull().default(0),
+    /** The MP3, e.g. `output/Artist - Title.mp3`, once completed. */
+    outputFile: text('output_file'),
+    /** null (no account), `uploaded` or `failed`. */
+    webdav: text('webdav', { enum: ['uploaded', 'failed'] }),
+    webdavError: text('webdav_error'),
+    /** Why the job failed (log and support; not part of the API shape). */
+    error: text('error'),
+    startedAt: ts('started_at'),
+    completed: ts('completed'),
+    failed: ts('failed'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('music_jobs_user_created_idx').on(t.userId, t.createdAt)],
+)
+
+export type MusicJobRow = typeof musicJobs.$inferSelect

@@ -1,0 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { readFile } from 'node:fs/promises'
+import { createClient, getPatcher } from 'webdav'
+import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
+import type { WebdavAccount } from './schema.ts'
+
+// The `webdav` client fetches on its own. Its fetch is swapped (once, process
+// wide) for one that goes through the URL guard inside `uploadToWebdav`
+// (the allow-list travels in async context; no redirects: a WebDAV server
+// has no business sending us elsewhere) and is plain `fetch` for any other
+// user of the client in this process.
+const guardAllow = new AsyncLocalStorage<AllowList>()
+let patched = false
+function patchFetch() {
+  if (patched) return
+  patched = true
+  getPatcher().patch('fetch', (...args: unknown[]) => {
+    const [url, init] = args as [string, RequestInit]
+    const allow = guardAllow.getStore()
+    return allow ? guardedFetch(url, { ...init, allow, maxRedirects: 0 }) : fetch(url, init)
+  })
+}
+
+/** Puts `path` at `/<name>` under the account's URL, replacing a file of that name. */
+export async function uploadToWebdav(
+  account: WebdavAccount,
+  allow: AllowList,
+  path: string,
+  name: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  patchFetch()
+  const client = createClient(account.url, { username: account.username, password: account.password })
+  const data = await readFile(path)
+  await guardAllow.run(allow, async () => {
+    const ok = await client.putFileContents(`/${name}`, data, { overwrite: true, contentLength: data.length, signal })
+    if (!ok) throw new Error('the server refused the file')
+  })
+}
