@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { serveStatic } from 'hono/bun'
 import { compress } from 'hono/compress'
 import { HTTPException } from 'hono/http-exception'
 import { secureHeaders } from 'hono/secure-headers'
@@ -11,7 +8,13 @@ import { sessionMiddleware } from './auth/session.ts'
 import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
 import { errorFields, log } from './lib/logger.ts'
+import { limitStreamedBody, MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
 import { webdavRoutes } from './webdav/routes.ts'
+import { musicRoutes } from './music/routes.ts'
+import { youtubeRoutes } from './youtube/routes.ts'
+import { adminRoutes } from './admin/routes.ts'
+import { webFiles } from './web-files.ts'
+import { metricsRoutes, requestMetrics } from './metrics.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request.',
@@ -23,6 +26,24 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported media type.',
   422: 'Invalid input.',
   429: 'Too many attempts, try again later.',
+}
+
+/**
+ * API responses are JSON or files, never pages: they get a short fixed set of
+ * security headers (nothing may render or frame them) instead of the page
+ * policy below, which costs several microseconds per request to build and
+ * send. See docs/decisions/001-auth-limits-and-codes.md.
+ */
+const API_SECURITY_HEADERS: [string, string][] = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+]
+const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
+  await next()
+  for (const [name, value] of API_SECURITY_HEADERS) c.res.headers.set(name, value)
 }
 
 /** Structured request log: one line per request with status and duration. */
@@ -68,9 +89,14 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
   const api = new Hono<AppEnv>()
     .use(sameOrigin(env.TRUST_PROXY))
     .use(async (c, next) => {
-      // uploads are streamed and bounded by their own limit; everything else is small JSON
-      const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
-      return bodyLimit({ maxSize: multipart ? env.MAX_UPLOAD_BYTES : env.MAX_JSON_BYTES })(c, next)
+      // GET and HEAD carry no body we read: skip the limiter on the hot path (session checks, lists)
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+      // uploads are streamed and bounded by their own limit (counted, never buffered); everything else is small JSON
+      if (c.req.header('content-type')?.startsWith('multipart/form-data')) {
+        c.req.raw = limitStreamedBody(c.req.raw, env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE)
+        return next()
+      }
+      return bodyLimit({ maxSize: env.MAX_JSON_BYTES })(c, next)
     })
     .use(sessionMiddleware(ctx.db, env.TRUST_PROXY))
     .get('/health', async (c) => {
@@ -89,40 +115,47 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     })
     .route('/auth', authRoutes(ctx))
     .route('/webdav', webdavRoutes(ctx))
+    .route('/music', musicRoutes(ctx))
+    .route('/youtube', youtubeRoutes(ctx))
+    .route('/admin', adminRoutes(ctx))
 
+  const pageSecurityHeaders = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      // http: too, so the music form can preview artwork from http links (as media-src allows),
+      // which also covers the fake YouTube's thumbnails in demo/test mode
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+      mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
+      frameSrc: ['https://www.youtube.com', 'https://www.youtube-nocookie.com'],
+      scriptSrc: ["'self'", 'https://www.youtube.com', 'https://s.ytimg.com'],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      connectSrc: ["'self'", 'ws:', 'wss:'],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    crossOriginEmbedderPolicy: false,
+  })
   const app = new Hono<AppEnv>()
+    .use(requestMetrics)
     .use(requestLog)
-    .use(
-      secureHeaders({
-        contentSecurityPolicy: {
-          defaultSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-          mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
-          frameSrc: ['https://www.youtube.com', 'https://www.youtube-nocookie.com'],
-          scriptSrc: ["'self'", 'https://www.youtube.com', 'https://s.ytimg.com'],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          connectSrc: ["'self'", 'ws:', 'wss:'],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
-        crossOriginEmbedderPolicy: false,
-      }),
-    )
+    .use((c, next) => (c.req.path.startsWith('/api/') ? apiSecurityHeaders(c, next) : pageSecurityHeaders(c, next)))
     .route('/api', api)
+    .route('/metrics', metricsRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
 
-  const webRoot = opts.webRoot && resolve(opts.webRoot)
-  if (webRoot && existsSync(join(webRoot, 'index.html'))) {
+  // web/dist on disk, or the files embedded in the compiled binary
+  const web = webFiles(opts.webRoot)
+  if (web) {
     app.use('*', compress())
     app.use('/assets/*', async (c, next) => {
       await next()
       if (c.res.ok) c.res.headers.set('Cache-Control', 'public, max-age=31536000, immutable')
     })
-    app.use('*', serveStatic({ root: webRoot }))
+    app.use('*', web.files)
     // SPA fallback: every other GET renders the app, which routes on the client
-    app.get('*', serveStatic({ path: join(webRoot, 'index.html') }))
+    app.get('*', web.index)
   }
 
   app.notFound((c) => c.json({ detail: 'Not found.' }, 404))

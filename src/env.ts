@@ -21,6 +21,15 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /**
+   * A bunqueue server shared by several app processes: bunqueue://[token@]host:port
+   * (`bunqueue start` with BUNQUEUE_STORAGE_DRIVER=postgres). When unset the
+   * queue is embedded: SQLite in DATA_DIR/queue, one app process.
+   */
+  QUEUE_URL: z
+    .string()
+    .regex(/^bunqueue:\/\/([^@/]+@)?[^:/@]+:\d+\/?$/, 'must look like bunqueue://host:port or bunqueue://token@host:port')
+    .optional(),
   /** Secret for encrypting stored credentials; generated into DATA_DIR when unset. */
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** smtp://user:pass@host:port ; when unset mail is printed to the log and saved under DATA_DIR/mail. */
@@ -53,6 +62,19 @@ const schema = z.object({
   YOUTUBE_API_URL: z.url().default('https://www.googleapis.com/youtube/v3'),
   YOUTUBE_FEED_URL: z.url().default('https://www.youtube.com'),
   YOUTUBE_DAILY_QUOTA: z.coerce.number().int().positive().default(10_000),
+  /** First backoff before retrying a YouTube call after a network error or 5xx (doubles each time). */
+  YOUTUBE_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
+  /** Detect new uploads through the channels' free Atom feeds before spending API units. */
+  YOUTUBE_USE_FEED: bool.default(true),
+  /** Videos fetched on a channel's first refresh (later ones stop at known videos). */
+  YOUTUBE_BACKFILL_VIDEOS: z.coerce.number().int().positive().default(200),
+  /**
+   * Demo/test only: base URL of direct media files (`<url>/<videoId>.webm`, as
+   * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
+   */
+  YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** Seconds between `{status:"PING"}` messages on the listen sockets. */
+  WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */
   SCHEDULER: bool.default(true),
 })

@@ -10,6 +10,10 @@ import { parseAllowList } from './lib/url-guard.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
 import { Hub } from './ws/hub.ts'
+import { attachPgBridge } from './ws/pg-bridge.ts'
+import { createJobs } from './jobs/start.ts'
+import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
+import { resetStuckRefreshes } from './youtube/refresh.ts'
 
 export interface RunningServer {
   port: number
@@ -28,18 +32,26 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
     allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
     hub: new Hub(),
-    jobs: undefined as never, // wired by src/jobs (music issue)
+    jobs: undefined as never, // set by createJobs below
     health: { database: () => database.ping() },
   }
+  // with PostgreSQL, hub messages reach the sockets of every app process on the database
+  const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
+  // no refresh survives its process: clear `updating` before any job can start; with a shared
+  // queue (QUEUE_URL) other processes may be refreshing right now, so only claims gone stale
+  await resetStuckRefreshes(ctx, { staleOnly: !!env.QUEUE_URL })
+  const jobs = createJobs(ctx)
   const app = createApp(ctx, opts)
   const server = Bun.serve({
     port: env.PORT,
     hostname: env.HOST,
     fetch: app.fetch,
     websocket,
-    maxRequestBodySize: env.MAX_UPLOAD_BYTES + 1024 * 1024,
+    maxRequestBodySize: env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE,
   })
   ctx.hub.attach(server)
+  // the worker starts once the database is open and the hub can reach sockets
+  await jobs.start(ctx)
   const sweep = setInterval(
     () => deleteExpiredSessions(ctx.db).catch((err) => log.warn('session sweep failed', errorFields(err))),
     60 * 60 * 1000,
@@ -51,6 +63,8 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     async stop() {
       clearInterval(sweep)
       await server.stop()
+      await jobs.stop()
+      await bridge?.close()
       await database.close()
     },
   }

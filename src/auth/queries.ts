@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { sessionCache } from './session-cache.ts'
 import { authTokens, sessions, users } from './tables.ts'
 import { hashToken, randomCode, randomToken } from './tokens.ts'
 
@@ -68,9 +69,11 @@ export async function changePassword(db: Db, userId: string, password: string) {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, userId))
     await tx.delete(sessions).where(eq(sessions.userId, userId))
   })
+  sessionCache(db).forgetUser({ id: userId })
 }
 
 export async function setAdmin(db: Db, email: string, admin: boolean): Promise<boolean> {
   const rows = await db.update(users).set({ admin }).where(eq(users.email, email)).returning({ id: users.id })
+  sessionCache(db).forgetUser({ email })
   return rows.length > 0
 }

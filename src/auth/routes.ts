@@ -16,9 +16,7 @@ import {
   verifyPassword,
 } from './queries.ts'
 import { createAccount, credentials, resetPassword, sendReset, verifyQuery, type SessionResponse } from './schema.ts'
-import { clearSessionCookie, createSession, currentUser, requireUser, setSessionCookie } from './session.ts'
-import { sessions } from './tables.ts'
-import { eq } from 'drizzle-orm'
+import { clearSessionCookie, createSession, currentUser, deleteSession, requireUser, setSessionCookie } from './session.ts'
 
 export function authRoutes(ctx: AppContext) {
   const { db, env } = ctx
@@ -72,7 +70,7 @@ export function authRoutes(ctx: AppContext) {
       return c.json({ email: user.email, admin: user.admin } satisfies SessionResponse, 200)
     })
     .delete('/logout', requireUser, async (c) => {
-      await db.delete(sessions).where(eq(sessions.id, c.get('sessionId')!))
+      await deleteSession(db, c.get('sessionId')!)
       clearSessionCookie(c)
       return c.json({}, 200)
     })

@@ -1,20 +1,21 @@
 import { z } from 'zod'
+import { required } from '../lib/fields.ts'
 
 // Shared with the web forms: one definition of what a valid input is.
 export const email = z
-  .string({ error: 'Required' })
+  .string({ error: required })
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: 'Invalid email' }).max(254))
 export const password = z
-  .string({ error: 'Required' })
+  .string({ error: required })
   .min(8, { error: 'Password must be at least 8 characters' })
   .max(1024, { error: 'Password is too long' })
 
-export const credentials = z.object({ email, password: z.string({ error: 'Required' }).min(1, 'Required').max(1024) })
+export const credentials = z.object({ email, password: z.string({ error: required }).min(1, 'Required').max(1024) })
 export const createAccount = z.object({ email, password })
 export const sendReset = z.object({ email })
-export const resetPassword = z.object({ token: z.string({ error: 'Required' }).trim().min(1, 'Required').max(200), password })
-export const verifyQuery = z.object({ token: z.string({ error: 'Required' }).min(1, 'Required').max(200) })
+export const resetPassword = z.object({ token: z.string({ error: required }).trim().min(1, 'Required').max(200), password })
+export const verifyQuery = z.object({ token: z.string({ error: required }).min(1, 'Required').max(200) })
 
 export type SessionResponse = { email: string; admin: boolean }

@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
+import { sessionCache } from './session-cache.ts'
 import { sessions, users } from './tables.ts'
 import { hashToken, randomToken } from './tokens.ts'
 
@@ -21,25 +22,40 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
 /**
  * Looks the token up by its SHA-256 (the lookup itself is the comparison, so
  * no timing leak on the token). Sliding expiry: past half its life a session
- * is pushed to a fresh 30 days.
+ * is pushed to a fresh 30 days. Recently validated sessions come from the
+ * in-memory cache (session-cache.ts) unless they are due for renewal.
  */
 export async function validateSession(
   db: Db,
   token: string,
 ): Promise<{ user: SessionUser; sessionId: string; renewedUntil: Date | null } | null> {
   const id = hashToken(token)
+  const cache = sessionCache(db)
+  const cached = cache.get(id)
+  if (cached && cached.expiresAt - Date.now() >= SESSION_TTL / 2) return { user: cached.user, sessionId: id, renewedUntil: null }
   const [row] = await db
     .select({ id: users.id, email: users.email, admin: users.admin, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
-  if (!row) return null
+  if (!row) {
+    cache.forget(id)
+    return null
+  }
   let renewedUntil: Date | null = null
   if (row.expiresAt.getTime() - Date.now() < SESSION_TTL / 2) {
     renewedUntil = new Date(Date.now() + SESSION_TTL)
     await db.update(sessions).set({ expiresAt: renewedUntil }).where(eq(sessions.id, id))
   }
-  return { user: { id: row.id, email: row.email, admin: row.admin }, sessionId: id, renewedUntil }
+  const user = { id: row.id, email: row.email, admin: row.admin }
+  cache.set(id, user, renewedUntil ?? row.expiresAt)
+  return { user, sessionId: id, renewedUntil }
+}
+
+/** Ends one session (logout). */
+export async function deleteSession(db: Db, sessionId: string) {
+  sessionCache(db).forget(sessionId)
+  await db.delete(sessions).where(eq(sessions.id, sessionId))
 }
 
 export async function deleteExpiredSessions(db: Db) {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
 import { acquireLock } from '../lib/lock-file.ts'
+import { embeddedMigrations, embeddedPgliteOptions } from '../embedded.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 
@@ -16,16 +17,25 @@ export interface Database {
 
 export const MIGRATIONS_FOLDER = join(import.meta.dir, '../../drizzle')
 
+/**
+ * Runs drizzle/ on the database: from the folder, or in the compiled binary
+ * from the embedded journal (what drizzle's `migrate` does after reading files).
+ */
+async function runMigrations(db: Db, migrator: () => Promise<{ migrate: (db: never, config: { migrationsFolder: string }) => Promise<void> }>) {
+  const list = embeddedMigrations()
+  if (!list) return (await migrator()).migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+  const { dialect, session } = db as unknown as { dialect: { migrate(m: unknown, s: unknown, c: object): Promise<void> }; session: unknown }
+  await dialect.migrate(list, session, { migrationsFolder: MIGRATIONS_FOLDER })
+}
+
 /** PostgreSQL through the `postgres` driver; migrations run before it is returned. */
 export async function openPostgres(url: string, opts: { migrate?: boolean; max?: number } = {}): Promise<Database> {
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
-  const sql = postgres(url, { onnotice: () => {}, max: opts.max ?? 10 })
+  // JIT compiles plans above a cost threshold: 20 ms spent on a query that runs in a few (docs/decisions/026)
+  const sql = postgres(url, { onnotice: () => {}, max: opts.max ?? 10, connection: { jit: 'off' } })
   const db = drizzle(sql, { schema }) as unknown as Db
-  if (opts.migrate !== false) {
-    const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-    await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
-  }
+  if (opts.migrate !== false) await runMigrations(db, () => import('drizzle-orm/postgres-js/migrator'))
   return {
     db,
     kind: 'postgres',
@@ -51,17 +61,18 @@ export async function openPglite(
   }
   let client: InstanceType<typeof PGlite>
   try {
-    client = new PGlite(dir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {})
+    // the compiled binary passes PGlite its embedded wasm and data files
+    const embeddedFiles = await embeddedPgliteOptions()
+    const options = { ...embeddedFiles, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) }
+    // PGlite reads its options from the first argument when there is no folder (in memory)
+    client = dir ? new PGlite(dir, options) : new PGlite(options)
     await client.waitReady
   } catch (err) {
     release()
     throw err
   }
   const db = drizzle(client, { schema }) as unknown as Db
-  if (opts.migrate !== false) {
-    const { migrate } = await import('drizzle-orm/pglite/migrator')
-    await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
-  }
+  if (opts.migrate !== false) await runMigrations(db, () => import('drizzle-orm/pglite/migrator'))
   return {
     db,
     kind: 'pglite',

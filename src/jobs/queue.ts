@@ -94,6 +94,9 @@ export class BunqueueJobs implements Jobs {
     this.worker = new Worker(this.queueName, (job, opts) => this.process(job, opts?.signal), {
       ...this.clientOptions(),
       concurrency: this.config.concurrency,
+      // a bunqueue server hands a dead process's jobs to another once their lease lapses
+      // (BUNQUEUE_POSTGRES_LEASE_DURATION_MS, docs/deploy.md): renew well within it
+      ...(this.config.connection ? { heartbeatInterval: 5000 } : {}),
     })
     this.worker.on('error', (err) => log.warn('queue worker error', errorFields(err)))
     await this.sweepDeadLetters()

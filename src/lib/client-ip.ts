@@ -1,10 +1,14 @@
 import type { Context } from 'hono'
 import { getConnInfo } from 'hono/bun'
 
-/** The caller's address: X-Forwarded-For's first hop behind a trusted proxy, else the socket's. */
+/**
+ * The caller's address: behind a trusted proxy, the last X-Forwarded-For
+ * entry (the one our proxy appended; earlier entries are whatever the client
+ * sent and can be forged), else the socket's. See docs/decisions/001-auth-limits-and-codes.md.
+ */
 export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim()
     if (forwarded) return forwarded
   }
   try {

@@ -7,7 +7,8 @@ import { Cipher } from '../../src/lib/secret.ts'
 import { parseAllowList } from '../../src/lib/url-guard.ts'
 import { Hub } from '../../src/ws/hub.ts'
 import { createTestDatabase } from './db.ts'
-import { mkdtempSync } from 'node:fs'
+import { createJobs } from '../../src/jobs/start.ts'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -53,12 +54,38 @@ export async function createTestApp(
     cipher: new Cipher(env.APP_SECRET!),
     allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
     hub: new Hub(),
-    jobs: undefined as never, // wired by src/jobs (music issue)
+    jobs: undefined as never, // set by createJobs below unless given
     health: { database: () => database.ping() },
     ...opts.ctx,
   }
+  // a real queue and worker (bunqueue) unless the test brings its own Jobs
+  const jobs = opts.ctx?.jobs ? null : createJobs(ctx, { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` })
+  await jobs?.start(ctx)
   const app = createApp(ctx)
-  return { app, ctx, outbox, close: () => database.close() }
+  return {
+    app,
+    ctx,
+    outbox,
+    async close() {
+      await jobs?.stop()
+      await database.close()
+    },
+  }
+}
+
+let queueDir: string | undefined
+/**
+ * bunqueue's embedded manager is one per process and bound to one SQLite
+ * file: every test app of this process shares one file (removed at exit),
+ * each with its own queue name.
+ */
+export function testQueuePath() {
+  if (!queueDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'tunefeed-queue-'))
+    queueDir = dir
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return join(queueDir, 'jobs.db')
 }
 
 /** Minimal cookie jar over app.request(): keeps the session cookie between calls. */

@@ -1,0 +1,307 @@
+#!/usr/bin/env bun
+/**
+ * The whole test suite, as CI runs it (`npm test`, which is `bun scripts/test.ts`).
+ *
+ *  1. Installs the Debian packages the tests use when any is missing
+ *     (postgresql chromium ffmpeg yt-dlp rclone caddy; needs root).
+ *  2. Builds the web app (`bun run build:web`) when web/dist is missing or
+ *     older than its sources. A web app that does not build is a failure.
+ *  3. Starts Debian's PostgreSQL cluster on 127.0.0.1 with a `tunefeed` role
+ *     (skipped when TEST_DATABASE_URL is already set).
+ *  4. Runs the suites below: every `bun test` file on PGlite, then the server
+ *     tests (src/) again on PostgreSQL, the deployment tests (tests/deploy,
+ *     with PostgreSQL), plus web/'s own tests if it has any.
+ *  5. Prints `N passed, N failed` as its last line (sum over the suites) and
+ *     exits non-zero when anything failed.
+ *
+ * Counts come from bun's JUnit reporter; a suite that exits non-zero without a
+ * failing test in its report (a file that does not load, a crash) counts as
+ * one failure, so nothing is lost.
+ *
+ * Options: --skip-setup (no apt, no web build: for a quick local run),
+ * --only=<suite name substring>.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+
+const ROOT = join(import.meta.dir, '..')
+const OUT = join(ROOT, 'test-results')
+const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy']
+const PG_ROLE = 'tunefeed'
+const PG_PASSWORD = 'tunefeed-test'
+const PG_DB = 'tunefeed'
+const BUN_TEST_TIMEOUT_MS = 60_000
+
+const args = new Set(process.argv.slice(2))
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
+const skipSetup = args.has('--skip-setup')
+
+interface Outcome {
+  name: string
+  passed: number
+  failed: number
+  skipped: number
+  seconds: number
+  note?: string
+}
+const outcomes: Outcome[] = []
+
+const step = (title: string) => console.log(`\n=== ${title} ===`)
+const isRoot = () => process.getuid?.() === 0
+
+/** Runs a command with inherited output; returns its exit code. `undefined` in env removes a variable. */
+function sh(cmd: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}): number {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...process.env, ...opts.env })) if (v !== undefined) env[k] = v
+  const res = spawnSync(cmd[0]!, cmd.slice(1), { cwd: opts.cwd ?? ROOT, env, stdio: 'inherit' })
+  if (res.error) {
+    console.error(`${cmd[0]}: ${res.error.message}`)
+    return 127
+  }
+  return res.status ?? 1
+}
+
+/** Runs a command and returns its stdout (stderr passes through). */
+function capture(cmd: string[], input?: string): { code: number; out: string } {
+  const res = spawnSync(cmd[0]!, cmd.slice(1), { cwd: ROOT, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] })
+  return { code: res.error ? 127 : (res.status ?? 1), out: res.stdout ?? '' }
+}
+
+// --- 1. Debian packages ---------------------------------------------------
+
+function missingPackages(): string[] {
+  return APT_PACKAGES.filter((pkg) => {
+    const { code, out } = capture(['dpkg-query', '-W', '-f=${Status}', pkg])
+    return code !== 0 || !out.includes('install ok installed')
+  })
+}
+
+function installPackages(): string | null {
+  const missing = missingPackages()
+  if (missing.length === 0) {
+    console.log(`all present: ${APT_PACKAGES.join(' ')}`)
+    return null
+  }
+  console.log(`missing: ${missing.join(' ')}`)
+  if (!isRoot()) return `Debian packages missing (${missing.join(' ')}) and not running as root to install them`
+  const env = { DEBIAN_FRONTEND: 'noninteractive' }
+  if (sh(['apt-get', 'update'], { env }) !== 0) return 'apt-get update failed'
+  if (sh(['apt-get', 'install', '-y', '--no-install-recommends', ...missing], { env }) !== 0) return `apt-get install ${missing.join(' ')} failed`
+  const still = missingPackages()
+  return still.length ? `still missing after apt-get install: ${still.join(' ')}` : null
+}
+
+// --- 2. Web build ------------------------------------------------------------
+
+/** Newest modification time under `path`, skipping generated and installed folders. */
+function newestMtime(path: string, include: (file: string) => boolean = () => true): number {
+  if (!existsSync(path)) return 0
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return include(path) ? stat.mtimeMs : 0
+  let newest = 0
+  for (const name of readdirSync(path)) {
+    if (name === 'node_modules' || name === 'dist' || name === 'styled-system' || name.startsWith('.')) continue
+    newest = Math.max(newest, newestMtime(join(path, name), include))
+  }
+  return newest
+}
+
+function buildWeb(): string | null {
+  const web = join(ROOT, 'web')
+  if (!existsSync(join(web, 'index.html'))) return 'web app missing: web/index.html does not exist, nothing to build'
+  const built = join(web, 'dist', 'index.html')
+  // the web app's own files, the dependencies, and the zod schemas it shares with the server
+  const newestSource = Math.max(
+    newestMtime(web),
+    newestMtime(join(ROOT, 'package.json')),
+    newestMtime(join(ROOT, 'package-lock.json')),
+    newestMtime(join(ROOT, 'src'), (file) => file.endsWith('schema.ts')),
+  )
+  if (existsSync(built) && statSync(built).mtimeMs >= newestSource) {
+    console.log('web/dist is up to date')
+    return null
+  }
+  console.log(existsSync(built) ? 'web/dist is older than its sources: rebuilding' : 'web/dist missing: building')
+  const code = sh([process.execPath, 'run', 'build:web'])
+  if (code !== 0) return `web build failed (bun run build:web exited ${code}); the web app must build for the suite to pass`
+  if (!existsSync(built)) return 'web build produced no web/dist/index.html'
+  return null
+}
+
+// --- 3. PostgreSQL -----------------------------------------------------------
+
+const psql = (sql: string, db = 'postgres') =>
+  capture(['su', 'postgres', '-c', `psql -X -q -v ON_ERROR_STOP=1 -d ${db} -At -f -`], sql)
+
+function startPostgres(): { url?: string; error?: string } {
+  if (process.env.TEST_DATABASE_URL) {
+    console.log('using TEST_DATABASE_URL from the environment')
+    return { url: process.env.TEST_DATABASE_URL }
+  }
+  if (!isRoot()) return { error: 'not root: cannot start the local PostgreSQL (set TEST_DATABASE_URL to use another server)' }
+  const clusters = capture(['pg_lsclusters', '--no-header'])
+  if (clusters.code !== 0) return { error: 'pg_lsclusters failed: is postgresql installed?' }
+  // "15  main    5432 down   postgres /var/lib/postgresql/15/main /var/log/..."
+  let line = clusters.out.split('\n').find((l) => l.trim())
+  if (!line) {
+    const version = readdirSync('/usr/lib/postgresql').sort().at(-1)
+    if (!version || sh(['pg_createcluster', version, 'main']) !== 0) return { error: 'no PostgreSQL cluster and pg_createcluster failed' }
+    line = capture(['pg_lsclusters', '--no-header']).out.split('\n').find((l) => l.trim())!
+  }
+  const [version, name, port, status] = line.trim().split(/\s+/)
+  if (!status?.startsWith('online')) {
+    // listen on loopback only, whatever the cluster's configuration says
+    const code = sh(['pg_ctlcluster', version!, name!, 'start', '--', '-o', "-c listen_addresses='127.0.0.1'"])
+    if (code !== 0) return { error: `pg_ctlcluster ${version} ${name} start failed` }
+  }
+  console.log(`PostgreSQL ${version}/${name} on 127.0.0.1:${port}`)
+  const setup = psql(`
+    do $$ begin
+      if not exists (select from pg_roles where rolname = '${PG_ROLE}') then
+        create role ${PG_ROLE} login createdb password '${PG_PASSWORD}';
+      else
+        alter role ${PG_ROLE} login createdb password '${PG_PASSWORD}';
+      end if;
+    end $$;
+    select 'create database ${PG_DB} owner ${PG_ROLE}' where not exists (select from pg_database where datname = '${PG_DB}') \\gexec
+  `)
+  if (setup.code !== 0) return { error: 'could not create the tunefeed role and database' }
+  dropStaleTestDatabases()
+  return { url: `postgres://${PG_ROLE}:${PG_PASSWORD}@127.0.0.1:${port}/${PG_DB}` }
+}
+
+/** Test databases are named tf_test_<pid>_* / tf_template_<pid>: drop those whose process is gone. */
+function dropStaleTestDatabases() {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM'
+    }
+  }
+  const names = psql(`select datname from pg_database where datname ~ '^tf_(test|template)_[0-9]+'`).out.split('\n').filter(Boolean)
+  const stale = names.filter((n) => !alive(Number(/^tf_(?:test|template)_(\d+)/.exec(n)![1])))
+  if (stale.length === 0) return
+  console.log(`dropping ${stale.length} test database(s) left by earlier runs`)
+  psql(stale.map((n) => `drop database if exists "${n}" with (force);`).join('\n'))
+}
+
+// --- 4. Suites ---------------------------------------------------------------
+
+interface JunitCounts {
+  tests: number
+  failures: number
+  errors: number
+  skipped: number
+}
+
+function readJunit(file: string): JunitCounts | null {
+  if (!existsSync(file)) return null
+  const xml = readFileSync(file, 'utf8')
+  const root = /<testsuites\b([^>]*)>/.exec(xml)?.[1]
+  if (root === undefined) return null
+  const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(root)?.[1] ?? 0)
+  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped') }
+}
+
+/** Names of the failing test cases in a JUnit report, for the summary. */
+function failingCases(file: string): string[] {
+  if (!existsSync(file)) return []
+  const xml = readFileSync(file, 'utf8')
+  const names: string[] = []
+  for (const m of xml.matchAll(/<testcase name="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    if (m[2] && /<(failure|error)\b/.test(m[2])) names.push(m[1]!.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'))
+  }
+  return names
+}
+
+function runBunTest(name: string, testArgs: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}) {
+  if (only && !name.includes(only)) return
+  step(`bun test: ${name}`)
+  const report = join(OUT, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.xml`)
+  rmSync(report, { force: true })
+  const started = performance.now()
+  const code = sh([process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs], opts)
+  const seconds = (performance.now() - started) / 1000
+  const counts = readJunit(report)
+  const outcome: Outcome = { name, passed: 0, failed: 0, skipped: 0, seconds }
+  if (!counts) {
+    outcome.failed = 1
+    outcome.note = `no JUnit report (bun test exited ${code})`
+  } else {
+    const failed = counts.failures + counts.errors
+    outcome.passed = counts.tests - failed - counts.skipped
+    outcome.failed = failed
+    outcome.skipped = counts.skipped
+    if (code !== 0 && failed === 0) {
+      outcome.failed = 1
+      outcome.note = `bun test exited ${code} with no failing test in its report (a file failed to load or the run crashed: see the output above)`
+    }
+    if (counts.tests === 0) {
+      outcome.failed = Math.max(outcome.failed, 1)
+      outcome.note = 'ran no test'
+    }
+    const failing = failingCases(report)
+    if (failing.length) outcome.note = `failing: ${failing.slice(0, 10).join(' | ')}${failing.length > 10 ? ' ...' : ''}`
+  }
+  outcomes.push(outcome)
+}
+
+function hasTestFiles(dir: string): boolean {
+  if (!existsSync(dir)) return false
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue
+    const full = join(dir, name)
+    if (statSync(full).isDirectory()) {
+      if (hasTestFiles(full)) return true
+    } else if (/\.(test|spec)\.(ts|tsx|js|jsx)$/.test(name)) return true
+  }
+  return false
+}
+
+function setupFailure(name: string, error: string) {
+  console.error(`\n!!! ${name}: ${error}`)
+  outcomes.push({ name, passed: 0, failed: 1, skipped: 0, seconds: 0, note: error })
+}
+
+// --- main --------------------------------------------------------------------
+
+const started = performance.now()
+mkdirSync(OUT, { recursive: true })
+process.env.PATH = `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`
+
+if (!skipSetup) {
+  step('Debian packages')
+  const aptError = installPackages()
+  if (aptError) setupFailure('setup: apt', aptError)
+
+  step('web build')
+  const webError = buildWeb()
+  if (webError) setupFailure('setup: web build', webError)
+}
+
+step('PostgreSQL')
+const pg = startPostgres()
+if (pg.error) setupFailure('setup: PostgreSQL', pg.error)
+
+// Everything that bun test finds, on PGlite. web/ has its own suite (its tests
+// may need a DOM preload the server tests must not get).
+runBunTest('all on PGlite', ['--path-ignore-patterns=web/**', '--path-ignore-patterns=tests/deploy/**'], { env: { TEST_DATABASE_URL: undefined } })
+// deployment (binary, Caddy, Dockerfile, backups): their app processes run on PGlite; the
+// PostgreSQL parts (pg_dump backups, migrate-to-postgres) use TEST_DATABASE_URL when there is one
+runBunTest('deploy', ['tests/deploy'], { env: { TEST_DATABASE_URL: pg.url } })
+if (pg.url) runBunTest('server on PostgreSQL', ['src'], { env: { TEST_DATABASE_URL: pg.url } })
+if (hasTestFiles(join(ROOT, 'web', 'src'))) runBunTest('web', [], { cwd: join(ROOT, 'web'), env: { TEST_DATABASE_URL: undefined } })
+
+step('summary')
+for (const o of outcomes) {
+  const skipped = o.skipped ? `, ${o.skipped} skipped` : ''
+  console.log(`${o.failed ? 'FAIL' : 'ok  '} ${o.name}: ${o.passed} passed, ${o.failed} failed${skipped} (${o.seconds.toFixed(1)} s)${o.note ? `\n     ${o.note}` : ''}`)
+}
+console.log(`reports: ${relative(ROOT, OUT)}/*.xml; total ${((performance.now() - started) / 1000).toFixed(0)} s`)
+const passed = outcomes.reduce((n, o) => n + o.passed, 0)
+const failed = outcomes.reduce((n, o) => n + o.failed, 0)
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(failed > 0 || passed === 0 ? 1 : 0)

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { run, startServerProcess, type ServerProcess } from '../tests/support/server-process.ts'
+
+// bun's default is 5 s per test; password hashing and databases need more on a busy machine
+setDefaultTimeout(30_000)
+
+// Real `bun src/index.ts` processes on 127.0.0.1 (random ports), sharing one
+// DATA_DIR so PGlite's first start (initdb, several seconds) happens once.
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-process-'))
+const lockFile = join(dataDir, 'db.lock')
+let first: ServerProcess | undefined
+
+beforeAll(async () => {
+  first = await startServerProcess({ DATA_DIR: dataDir }, 120_000)
+}, 130_000)
+
+afterAll(async () => {
+  if (first && first.proc.exitCode === null) await first.stop('SIGKILL')
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('the server process', () => {
+  test('refuses to start under Node with the Bun message', async () => {
+    const node = Bun.which('node')
+    expect(node).toBeString()
+    const { code, stderr, stdout } = await run([node!, 'src/index.ts'])
+    expect(code).toBe(1)
+    expect(stderr).toContain('Tunefeed runs on Bun, not Node.')
+    expect(stdout).toBe('')
+  })
+
+  test('serves on loopback and holds the data folder lock', async () => {
+    const res = await fetch(`${first!.url}/api/health`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ status: 'ok', database: 'ok' })
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(first!.proc.pid))
+  })
+
+  test('a second process on the same DATA_DIR is refused by the lock file', async () => {
+    await expect(startServerProcess({ DATA_DIR: dataDir }, 60_000)).rejects.toThrow(/exited with 1[\s\S]*another Tunefeed is using this data folder/)
+    // the first one is unharmed and still owns the lock
+    expect((await fetch(`${first!.url}/api/health`)).status).toBe(200)
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(first!.proc.pid))
+  }, 70_000)
+
+  test('without SMTP_URL mail lands as .eml under DATA_DIR/mail, and its link works', async () => {
+    const email = `eml-${crypto.randomUUID().slice(0, 8)}@example.com`
+    const res = await fetch(`${first!.url}/api/auth/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'password123' }),
+    })
+    expect(res.status).toBe(204)
+    const mailDir = join(dataDir, 'mail')
+    const files = readdirSync(mailDir).filter((f) => f.endsWith('.eml'))
+    const eml = files.map((f) => readFileSync(join(mailDir, f), 'utf8')).find((text) => text.includes(`To: ${email}`))
+    expect(eml).toBeDefined()
+    expect(eml).toContain('Subject: Verify your Tunefeed account')
+    const token = new RegExp(`http://127\\.0\\.0\\.1:${first!.port}/verify/([a-z2-7]+)`).exec(eml!)?.[1]
+    expect(token).toBeString()
+    expect((await fetch(`${first!.url}/api/auth/verify?token=${token}`)).status).toBe(204)
+    const login = await fetch(`${first!.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'password123' }),
+    })
+    expect(login.status).toBe(200)
+    // the log names the file too
+    expect(first!.stdout()).toContain('mail saved (no SMTP_URL)')
+  })
+
+  test('SIGTERM shuts down gracefully: exit 0, lock released, data kept', async () => {
+    const code = await first!.stop('SIGTERM')
+    expect(code).toBe(0)
+    expect(first!.stdout()).toContain('"msg":"shutting down","signal":"SIGTERM"')
+    expect(existsSync(lockFile)).toBe(false)
+    await expect(fetch(`${first!.url}/api/health`)).rejects.toThrow()
+
+    // the next process reopens the same data (the account made above is still there)
+    const next = await startServerProcess({ DATA_DIR: dataDir }, 60_000)
+    try {
+      const res = await fetch(`${next.url}/api/auth/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'first@example.com', password: 'password123' }),
+      })
+      expect(res.status).toBe(204)
+    } finally {
+      expect(await next.stop('SIGINT')).toBe(0)
+    }
+  }, 90_000)
+
+  test('a lock left by a killed process is taken over', async () => {
+    const crashed = await startServerProcess({ DATA_DIR: dataDir }, 60_000)
+    await crashed.stop('SIGKILL')
+    expect(existsSync(lockFile)).toBe(true)
+    const next = await startServerProcess({ DATA_DIR: dataDir }, 60_000)
+    try {
+      expect(readFileSync(lockFile, 'utf8')).toBe(String(next.proc.pid))
+      const res = await fetch(`${next.url}/api/auth/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'first@example.com', password: 'password123' }),
+      })
+      // still the same database: the account from before exists
+      expect(res.status).toBe(400)
+    } finally {
+      expect(await next.stop()).toBe(0)
+    }
+  }, 120_000)
+})

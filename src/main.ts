@@ -1,0 +1,38 @@
+// The server process, started by src/index.ts once it has checked that it runs
+// under Bun. Parses the environment, opens the database (running migrations),
+// and serves the API, sockets and the built web app.
+import { join } from 'node:path'
+import { EnvError, parseEnv } from './env.ts'
+import { errorFields, log, setLogLevel } from './lib/logger.ts'
+
+let env
+try {
+  env = parseEnv()
+} catch (err) {
+  if (err instanceof EnvError) {
+    console.error(err.message)
+    process.exit(1)
+  }
+  throw err
+}
+setLogLevel(env.LOG_LEVEL)
+
+// imported after the environment is known to be valid
+const { startServer } = await import('./server.ts')
+try {
+  const server = await startServer(env, { webRoot: join(import.meta.dir, '../web/dist') })
+  log.info('tunefeed listening', { url: `http://localhost:${server.port}`, database: server.databaseKind })
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info('shutting down', { signal })
+    await server.stop()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+} catch (err) {
+  log.error('start-up failed', errorFields(err))
+  process.exit(1)
+}
