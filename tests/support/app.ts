@@ -69,6 +69,7 @@ export async function createTestApp(
     async close() {
       await jobs?.stop()
       await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
