@@ -1,0 +1,74 @@
+# syntax=docker/dockerfile:1
+#
+# Tunefeed: the compiled one-file server (scripts/build-binary.ts) on Debian
+# slim with ffmpeg and a pinned yt-dlp release.
+#
+#   docker build -t tunefeed .
+#   docker run -d --name tunefeed -p 127.0.0.1:3000:3000 -v tunefeed-data:/data \
+#     -e PUBLIC_URL=https://music.example.org -e TRUST_PROXY=1 tunefeed
+#
+# First admin:  docker exec -it tunefeed tunefeed admin create-user you@example.org 'a-long-password' --admin
+#               (PGlite is locked by the running server: use a stopped container's volume, or PostgreSQL;
+#                see docs/deploy.md)
+# How this file was checked without a Docker engine, and how to bump yt-dlp: docs/deploy.md.
+
+# ---- build: dependencies from npm (Bun comes from the `bun` package), web app, binary ----
+FROM node:22-bookworm-slim AS build
+WORKDIR /src
+# dependencies first: this layer is reused until the lockfile changes
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json bunfig.toml drizzle.config.ts ./
+COPY drizzle ./drizzle
+COPY src ./src
+COPY scripts ./scripts
+COPY web ./web
+RUN ./node_modules/.bin/bun run build:web \
+ && ./node_modules/.bin/bun scripts/build-binary.ts --outfile=/out/tunefeed \
+ && /out/tunefeed version
+
+# ---- runtime: the binary, ffmpeg, yt-dlp, a non-root user and a data volume ----
+FROM debian:bookworm-slim AS runtime
+
+# yt-dlp: the platform-independent zipapp ("yt-dlp" asset, needs python3 >= 3.10), which bundles
+# yt-dlp-ejs for YouTube's JavaScript challenges. To update: pick a release on
+# https://github.com/yt-dlp/yt-dlp/releases, take the "yt-dlp" line of its SHA2-256SUMS asset,
+# and change both values (or pass --build-arg YTDLP_VERSION=... --build-arg YTDLP_SHA256=...).
+ARG YTDLP_VERSION=2026.08.19
+ARG YTDLP_SHA256=1fa6733c37ea6fb51c99ad8fe785e7b7e5f3246c9b980230329d4fb72ed8d4d6
+
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates ffmpeg python3 tini \
+ && rm -rf /var/lib/apt/lists/*
+
+ADD https://github.com/yt-dlp/yt-dlp/releases/download/${YTDLP_VERSION}/yt-dlp /usr/local/bin/yt-dlp
+RUN echo "${YTDLP_SHA256}  /usr/local/bin/yt-dlp" | sha256sum -c - \
+ && chmod 755 /usr/local/bin/yt-dlp \
+ && yt-dlp --version
+
+COPY --from=build /out/tunefeed /usr/local/bin/tunefeed
+
+# YouTube needs a JavaScript runtime for yt-dlp; Bun is one, and a compiled Bun
+# program acts as plain `bun` when BUN_BE_BUN=1, so the server binary serves.
+RUN printf '#!/bin/sh\nBUN_BE_BUN=1 exec /usr/local/bin/tunefeed "$@"\n' > /usr/local/bin/bun \
+ && chmod 755 /usr/local/bin/bun \
+ && printf -- '--js-runtimes bun\n' > /etc/yt-dlp.conf \
+ && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin tunefeed \
+ && mkdir -p /data \
+ && chown tunefeed:tunefeed /data
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data \
+    FFMPEG_PATH=/usr/bin/ffmpeg \
+    YTDLP_PATH=/usr/local/bin/yt-dlp
+
+VOLUME /data
+WORKDIR /data
+USER tunefeed
+EXPOSE 3000
+# PGlite's first start (initdb) takes a while: the start period covers it
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["/usr/local/bin/tunefeed", "healthcheck"]
+# tini forwards SIGTERM (graceful stop: jobs are requeued) and reaps ffmpeg/yt-dlp children
+ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/tunefeed"]

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { testMedia } from '../support/media.ts'
+import { REPO_ROOT, run, startServerProcess, type ServerProcess } from '../support/server-process.ts'
+import { createMusicJob, HttpClient, openListenSocket, signUp, waitForMusicJobs } from './support.ts'
+
+// The one-file executable (scripts/build-binary.ts): built once, started from
+// an empty folder with no settings but a loopback address, driven over HTTP.
+
+const bunBuildWorks = (await run([process.execPath, 'build', '--help'], {}, 30_000).catch(() => ({ code: 1 }))).code === 0
+const work = mkdtempSync(join(tmpdir(), 'tunefeed-binary-'))
+const binary = join(work, 'bin', 'tunefeed')
+const home = join(work, 'home') // the empty folder it starts in: DATA_DIR defaults to ./data
+let server: ServerProcess | undefined
+
+beforeAll(async () => {
+  if (!bunBuildWorks) return
+  const built = await run([process.execPath, 'scripts/build-binary.ts', `--outfile=${binary}`], {}, 300_000)
+  if (built.code !== 0) throw new Error(`build-binary failed (${built.code})\n${built.stdout}\n${built.stderr}`)
+}, 310_000)
+
+afterAll(async () => {
+  if (server && server.proc.exitCode === null) await server.stop('SIGKILL')
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe.skipIf(!bunBuildWorks)('the compiled binary', () => {
+  test('is one executable that knows its version', async () => {
+    expect(statSync(binary).mode & 0o111).not.toBe(0)
+    const { code, stdout } = await run([binary, 'version'])
+    expect(code).toBe(0)
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+  })
+
+  test('starts from an empty folder with embedded PGlite, migrations and web app', async () => {
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(home)
+    // no DATA_DIR: ./data under the working directory
+    server = await startServerProcess({ LOG_LEVEL: 'info' }, 120_000, { cmd: [binary], cwd: home })
+    expect(server.stdout()).toContain('"database":"pglite"')
+    expect(readdirSync(join(home, 'data')).sort()).toEqual(expect.arrayContaining(['db', 'queue']))
+
+    const health = await fetch(`${server.url}/api/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ status: 'ok', database: 'ok', queue: 'ok' })
+
+    // the web app, its hashed assets and the SPA fallback, all from inside the binary
+    const index = await fetch(`${server.url}/`)
+    expect(index.status).toBe(200)
+    const html = await index.text()
+    expect(html).toContain('<div id="root">')
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!
+    const js = await fetch(server.url + asset, { headers: { 'accept-encoding': 'gzip' } })
+    expect(js.status).toBe(200)
+    expect(js.headers.get('content-type')).toContain('javascript')
+    expect(js.headers.get('cache-control')).toContain('immutable')
+    expect((await js.text()).length).toBeGreaterThan(100)
+    const deep = await fetch(`${server.url}/account`)
+    expect(deep.status).toBe(200)
+    expect(await deep.text()).toBe(html)
+    expect((await fetch(`${server.url}/api/nope`)).status).toBe(404)
+  }, 130_000)
+
+  test('signs up and runs a music job (wav upload → tagged mp3)', async () => {
+    const client = new HttpClient(server!.url)
+    const email = `binary-${crypto.randomUUID().slice(0, 8)}@example.com`
+    await signUp(client, join(home, 'data', 'mail'), email)
+    expect(await (await client.request('/api/auth/session')).json()).toMatchObject({ email })
+
+    const socket = await openListenSocket(client)
+    const media = await testMedia()
+    const id = await createMusicJob(client, media.wav, { title: 'Binary Tone' })
+    const [job] = await waitForMusicJobs(client, [id], 60_000)
+    expect(job!.failed).toBeNull()
+    expect(job!.completed).toBeString()
+    await socket.waitFor((m) => 'id' in m && m.id === id && m.status === 'COMPLETED')
+    socket.close()
+
+    const mp3 = await client.request(job!.downloadUrl!)
+    expect(mp3.status).toBe(200)
+    const bytes = new Uint8Array(await mp3.arrayBuffer())
+    expect(new TextDecoder().decode(bytes.slice(0, 3))).toBe('ID3')
+    expect(bytes.length).toBeGreaterThan(10_000)
+  }, 90_000)
+
+  test('stops on SIGTERM and runs the admin command on the same data', async () => {
+    expect(await server!.stop('SIGTERM')).toBe(0)
+    const env = { DATA_DIR: join(home, 'data') }
+    const created = await run([binary, 'admin', 'create-user', 'root@example.com', 'password123', '--admin'], env, 120_000)
+    expect(created.stderr).toBe('')
+    expect(created.stdout).toContain('Created admin root@example.com.')
+    expect(created.code).toBe(0)
+    expect(existsSync(join(home, 'data', 'db.lock'))).toBe(false)
+
+    // and the next start keeps everything: the admin can log in
+    server = await startServerProcess({}, 60_000, { cmd: [binary], cwd: home })
+    const client = new HttpClient(server.url)
+    const login = await client.json('/api/auth/login', { email: 'root@example.com', password: 'password123' })
+    expect(login.status).toBe(200)
+    expect(await login.json()).toMatchObject({ admin: true })
+  }, 200_000)
+
+  test('health check, backup and restore from the binary', async () => {
+    const health = await run([binary, 'healthcheck'], { PORT: String(server!.port), HOST: '127.0.0.1' })
+    expect(health.code).toBe(0)
+    expect(health.stdout).toContain('"status":"ok"')
+    expect(await server!.stop()).toBe(0)
+    expect((await run([binary, 'healthcheck'], { PORT: String(server!.port) })).code).toBe(1)
+
+    const archive = join(work, 'backup.tar.gz')
+    const created = await run([binary, 'backup', 'create', '--out', archive], { DATA_DIR: join(home, 'data') }, 120_000)
+    expect(created.stderr).toBe('')
+    expect(created.code).toBe(0)
+    const elsewhere = join(work, 'restored')
+    const restored = await run([binary, 'backup', 'restore', archive], { DATA_DIR: elsewhere }, 120_000)
+    expect(restored.stderr).toBe('')
+    expect(restored.stdout).toContain('all tables verified')
+    expect(restored.code).toBe(0)
+    expect(readdirSync(join(elsewhere, 'music')).length).toBe(1) // the user's folder with the job
+  }, 200_000)
+})
