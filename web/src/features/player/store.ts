@@ -47,7 +47,7 @@ export type PlayerState = ReturnType<typeof createPlayerState>
  */
 export const playerStore = proxy(createPlayerState())
 
-export function currentVideo(s: PlayerState): PlayerVideo | undefined {
+export function currentVideo(s: { readonly list: readonly PlayerVideo[]; readonly index: number }): PlayerVideo | undefined {
   return s.list[s.index]
 }
 
@@ -98,10 +98,25 @@ export function syncList(s: PlayerState, key: string, videos: PlayerVideo[], pag
   }
   const currentId = s.list[s.index]?.id
   const found = videos.findIndex((v) => v.id === currentId)
-  s.list = videos
+  // unchanged videos keep their objects, so the queue list re-renders only what changed
+  const merged = videos.map((v) => s.list.find((old) => sameVideo(old, v)) ?? v)
+  if (merged.length !== s.list.length || merged.some((v, i) => v !== s.list[i])) s.list = merged
   s.totalPages = totalPages
   if (found >= 0) s.index = found
   else start(s, Math.min(s.index, Math.max(0, videos.length - 1)), 'saved')
+}
+
+function sameVideo(a: PlayerVideo, b: PlayerVideo): boolean {
+  return (
+    a.id === b.id &&
+    a.title === b.title &&
+    a.thumbnail === b.thumbnail &&
+    a.mediaUrl === b.mediaUrl &&
+    a.watched === b.watched &&
+    a.channel.id === b.channel.id &&
+    a.channel.title === b.channel.title &&
+    a.channel.thumbnail === b.channel.thumbnail
+  )
 }
 
 function move(s: PlayerState, delta: 1 | -1): boolean {

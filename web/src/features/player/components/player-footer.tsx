@@ -1,13 +1,16 @@
-import { styled } from 'styled-system/jsx'
+import { Suspense, lazy } from 'react'
+
+// loaded only once autoplay is turned on: it stays out of the first page's JavaScript
+const AutoplayPlayer = lazy(() => import('./autoplay-player.tsx'))
 
 /**
  * Contents of the 100 px footer shown while autoplay is on (SPEC 2, Autoplay
- * player). Placeholder: the video engineer replaces it with the real player bar.
+ * player): the player bar, the queue panel and the media player itself.
  */
 export function PlayerFooter() {
   return (
-    <styled.div height="full" display="flex" alignItems="center" px="4" color="fg.muted" textStyle="sm">
-      Autoplay
-    </styled.div>
+    <Suspense fallback={null}>
+      <AutoplayPlayer />
+    </Suspense>
   )
 }

@@ -1,6 +1,83 @@
+import { useQuery } from '@tanstack/react-query'
+import { getRouteApi } from '@tanstack/react-router'
+import { BellIcon, BellOffIcon } from 'lucide-react'
+import { useState } from 'react'
+import { styled } from 'styled-system/jsx'
 import { Page } from '~/components/layout/page.tsx'
+import { Alert } from '~/components/ui/alert.tsx'
+import { Button } from '~/components/ui/button.tsx'
+import { PageSpinner, Spinner } from '~/components/ui/spinner.tsx'
+import { notify } from '~/components/ui/toaster.tsx'
+import { errorText } from '~/lib/api.ts'
+import { channelQuery, useSubscribe } from '../api.ts'
+import { useChannelListen } from '../live.ts'
+import { AutoplayButton } from './autoplay-button.tsx'
+import { UnsubscribeDialog } from './unsubscribe-dialog.tsx'
+import { VideoList } from './video-list.tsx'
 
-/** /youtube/channel/$id (SPEC 2): its title becomes the channel title. Placeholder for the video engineer. */
+const route = getRouteApi('/_app/youtube/channel/$id')
+
+/**
+ * /youtube/channel/$id (SPEC 2): thumbnail and title, subscribe/unsubscribe,
+ * Enable/Stop AutoPlay, 'Retrieving latest videos...' while the channel
+ * refreshes (live), then its videos.
+ */
 export function ChannelPage({ id }: { id: string }) {
-  return <Page title="Channel">{id}</Page>
+  const search = route.useSearch()
+  const navigate = route.useNavigate()
+  const channel = useQuery(channelQuery(id))
+  const subscribe = useSubscribe()
+  const [confirming, setConfirming] = useState(false)
+  useChannelListen()
+
+  if (channel.isPending) return <PageSpinner label="Loading channel" />
+  if (channel.isError) {
+    return (
+      <Page title="Channel">
+        <Alert status="error">Channel could not be loaded</Alert>
+      </Page>
+    )
+  }
+  const c = channel.data
+  return (
+    <Page
+      title={
+        <styled.span display="inline-flex" alignItems="center" gap="4">
+          <styled.img src={c.thumbnail} alt="" width="64" height="64" borderRadius="full" bg="gray.a3" flexShrink="0" style={{ width: 64, height: 64 }} />
+          {c.title}
+        </styled.span>
+      }
+      actions={
+        <>
+          {c.subscribed ? (
+            <Button variant="outline" onClick={() => setConfirming(true)}>
+              <BellOffIcon />
+              Unsubscribe
+            </Button>
+          ) : (
+            <Button
+              variant="outline"
+              loading={subscribe.isPending}
+              onClick={() =>
+                subscribe.mutate(c.id, { onError: (err) => notify.error('Could not subscribe', errorText(err)) })
+              }
+            >
+              <BellIcon />
+              Subscribe
+            </Button>
+          )}
+          <AutoplayButton />
+        </>
+      }
+    >
+      {c.updating && (
+        <styled.div display="flex" alignItems="center" gap="3" color="fg.muted" role="status">
+          <Spinner size="sm" label="Updating" />
+          Retrieving latest videos...
+        </styled.div>
+      )}
+      <VideoList channelId={c.id} search={search} onSearchChange={(next) => navigate({ search: next })} />
+      <UnsubscribeDialog channel={confirming ? c : null} onClose={() => setConfirming(false)} />
+    </Page>
+  )
 }

@@ -1,0 +1,144 @@
+import { type Ref, useEffect, useImperativeHandle, useRef } from 'react'
+import { css } from 'styled-system/css'
+import { savedStart } from '../api.ts'
+import { type BackendEvents, type PlayableVideo, type PlayerBackend, backendKindFor } from '../backends/backend.ts'
+import { createHtml5Backend } from '../backends/html5.ts'
+import { createYoutubeBackend } from '../backends/youtube.ts'
+
+const hostClass = css({ position: 'relative', width: 'full', height: 'full', bg: 'black', overflow: 'hidden', '& iframe': { width: '100%', height: '100%', border: '0' } })
+
+/** SPEC 9: the player reports progress every 1000 ms. */
+export const PROGRESS_INTERVAL_MS = 1000
+
+export type MediaPlayerHandle = {
+  seek(seconds: number): void
+  /** Seeks relative to the current position (j/l: ±10 s). */
+  seekBy(delta: number): void
+  currentTime(): number
+  duration(): number
+}
+
+export type MediaPlayerProps = {
+  video: PlayableVideo
+  /** A new value starts the video again (the same video may be started twice). */
+  session?: number | string
+  /** 'saved': resume at the position saved on the server once ready; 'zero': from the start. */
+  startFrom?: 'saved' | 'zero'
+  playing: boolean
+  onPlayingChange(playing: boolean): void
+  onProgress(playedSeconds: number, duration: number): void
+  onEnded?(playedSeconds: number, duration: number): void
+  onError?(message: string): void
+  ref?: Ref<MediaPlayerHandle>
+  /** Accessible name of the player area. */
+  label?: string
+}
+
+/**
+ * Plays one video through the backend that suits it (HTML5 <video> when the
+ * video carries a direct media URL, else YouTube's IFrame player) and reports
+ * progress every second. Playing/paused is controlled by `playing`.
+ */
+export function MediaPlayer({
+  video,
+  session = 0,
+  startFrom = 'saved',
+  playing,
+  onPlayingChange,
+  onProgress,
+  onEnded,
+  onError,
+  ref,
+  label = 'Video player',
+}: MediaPlayerProps) {
+  const host = useRef<HTMLDivElement>(null)
+  const backend = useRef<PlayerBackend | null>(null)
+  const loading = useRef(true)
+  const kind = backendKindFor(video)
+
+  // the latest props for callbacks fired by the backend
+  const latest = useRef({ playing, onPlayingChange, onProgress, onEnded, onError })
+  latest.current = { playing, onPlayingChange, onProgress, onEnded, onError }
+
+  const report = () => {
+    const b = backend.current
+    if (!b || loading.current) return
+    latest.current.onProgress(b.currentTime(), b.duration())
+  }
+
+  useEffect(() => {
+    const events: BackendEvents = {
+      onReady: () => {
+        loading.current = false
+        report()
+      },
+      // while a video loads, the previous one's play/pause events say nothing about the player
+      onPlay: () => !loading.current && latest.current.onPlayingChange(true),
+      onPause: () => !loading.current && latest.current.onPlayingChange(false),
+      onEnded: () => {
+        if (loading.current) return // the previous video, ending while the next one loads
+        const b = backend.current
+        const d = b?.duration() ?? 0
+        latest.current.onProgress(d, d)
+        latest.current.onEnded?.(d, d)
+      },
+      onError: (message) => latest.current.onError?.(message),
+    }
+    const b = kind === 'html5' ? createHtml5Backend(host.current!, events) : createYoutubeBackend(host.current!, events)
+    backend.current = b
+    return () => {
+      backend.current = null
+      b.destroy()
+    }
+  }, [kind])
+
+  useEffect(() => {
+    const b = backend.current
+    if (!b) return
+    let cancelled = false
+    loading.current = true
+    b.pause()
+    const start = startFrom === 'zero' ? Promise.resolve(0) : savedStart(video.id)
+    void start.then((seconds) => {
+      if (!cancelled) b.load(video, seconds, latest.current.playing)
+    })
+    return () => {
+      cancelled = true
+    }
+    // `video` is identified by id and media URL; a new session restarts it
+  }, [kind, video.id, video.mediaUrl, session, startFrom])
+
+  useEffect(() => {
+    const b = backend.current
+    if (!b) return
+    if (playing) b.play()
+    else b.pause()
+  }, [playing])
+
+  useEffect(() => {
+    const timer = setInterval(report, PROGRESS_INTERVAL_MS)
+    return () => clearInterval(timer)
+  }, [])
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      seek: (seconds) => {
+        backend.current?.seek(seconds)
+        report()
+      },
+      seekBy: (delta) => {
+        const b = backend.current
+        if (!b) return
+        const d = b.duration()
+        b.seek(Math.max(0, Math.min(b.currentTime() + delta, d > 0 ? d - 0.1 : Infinity)))
+        report()
+      },
+      currentTime: () => backend.current?.currentTime() ?? 0,
+      duration: () => backend.current?.duration() ?? 0,
+    }),
+    [],
+  )
+
+  return <div ref={host} role="region" aria-label={label} data-backend={kind} className={hostClass} />
+}

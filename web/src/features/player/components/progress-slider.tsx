@@ -1,0 +1,83 @@
+import { Slider as ArkSlider } from '@ark-ui/react/slider'
+import { css, cx } from 'styled-system/css'
+import { slider } from 'styled-system/recipes'
+import { formatTime } from '../logic.ts'
+
+export type ProgressSliderProps = {
+  /** 0 to 100 (SPEC 2). */
+  percent: number
+  playedSeconds: number
+  duration: number
+  disabled?: boolean
+  onSeeking(percent: number): void
+  onSeek(percent: number): void
+}
+
+const thumbLabel = css({
+  position: 'absolute',
+  bottom: 'calc(100% + 2px)',
+  left: '50%',
+  transform: 'translateX(-50%)',
+  px: '1.5',
+  borderRadius: 'l1',
+  bg: 'gray.a3',
+  textStyle: 'xs',
+  fontVariantNumeric: 'tabular-nums',
+  whiteSpace: 'nowrap',
+  pointerEvents: 'none',
+  lineHeight: '1.4',
+})
+
+const marks = css({
+  display: 'flex',
+  justifyContent: 'space-between',
+  textStyle: 'xs',
+  color: 'fg.muted',
+  fontVariantNumeric: 'tabular-nums',
+  lineHeight: '1',
+  mt: '0.5',
+})
+
+/**
+ * SPEC 2 progress slider, compact for the 100 px footer: 0 to 100 percent,
+ * marks 0:00 and the total duration under the track, and a label with the
+ * played time riding on the thumb.
+ */
+const s = slider({ size: 'sm' })
+const rootClass = cx(s.root, css({ gap: '0', pt: '4' }))
+const controlClass = cx(s.control, css({ cursor: 'pointer' }))
+const thumbClass = cx(s.thumb, css({ width: '3.5', height: '3.5' }))
+
+export function ProgressSlider({ percent, playedSeconds, duration, disabled, onSeeking, onSeek }: ProgressSliderProps) {
+  const played = formatTime(playedSeconds)
+  return (
+    <ArkSlider.Root
+      className={rootClass}
+      min={0}
+      max={100}
+      step={0.1}
+      value={[percent]}
+      disabled={disabled}
+      aria-label={['Progress']}
+      getAriaValueText={() => `${played} of ${formatTime(duration)}`}
+      onValueChange={(d) => onSeeking(d.value[0] ?? 0)}
+      onValueChangeEnd={(d) => onSeek(d.value[0] ?? 0)}
+    >
+      <ArkSlider.Control className={controlClass}>
+        <ArkSlider.Track className={s.track}>
+          <ArkSlider.Range className={s.range} />
+        </ArkSlider.Track>
+        <ArkSlider.Thumb index={0} className={thumbClass}>
+          <span className={thumbLabel} data-testid="played-time">
+            {played}
+          </span>
+          <ArkSlider.HiddenInput />
+        </ArkSlider.Thumb>
+      </ArkSlider.Control>
+      <div className={marks} aria-hidden>
+        <span data-testid="mark-start">0:00</span>
+        <span data-testid="mark-end">{formatTime(duration)}</span>
+      </div>
+    </ArkSlider.Root>
+  )
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react'
+import { css, cx } from 'styled-system/css'
+import { TooltipLayer } from './tooltip-layer.tsx'
+
+// SPEC 9: columns by the grid's own width, as spans of a 12-column grid: 12
+// (one card a row) below 800 px, 6 from 800, 4 from 1000, 3 from 1200 and 2
+// (six cards) from 2000 (breakpoints xs 400, sm 800, md 1000, lg 1200, xl 2000).
+const container = css({ containerType: 'inline-size', width: 'full' })
+const grid = css({
+  display: 'grid',
+  gridTemplateColumns: '1fr',
+  columnGap: '5',
+  rowGap: '7',
+  '@container (min-width: 800px)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
+  '@container (min-width: 1000px)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
+  '@container (min-width: 1200px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' },
+  '@container (min-width: 2000px)': { gridTemplateColumns: 'repeat(6, minmax(0, 1fr))' },
+})
+
+const dense = css({ rowGap: '4' })
+
+/** The responsive grid of video (and, `dense`, channel) cards. */
+export function CardGrid({ children, label, compact }: { children: ReactNode; label?: string; compact?: boolean }) {
+  return (
+    <TooltipLayer>
+      <div className={container}>
+        <div className={compact ? cx(grid, dense) : grid} role="list" aria-label={label}>
+          {children}
+        </div>
+      </div>
+    </TooltipLayer>
+  )
+}
+
+const cell = css({ minW: '0' })
+
+/** One grid cell (a list item for assistive technology). */
+export function CardCell({ children }: { children: ReactNode }) {
+  return (
+    <div role="listitem" className={cell}>
+      {children}
+    </div>
+  )
+}

@@ -1,0 +1,92 @@
+import { type QueryClient, useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { client } from '~/lib/api.ts'
+import { queryKeys } from '~/lib/query-keys.ts'
+
+/** What /api/youtube/channel/listen sends: a channel's refresh starting or ending, or a keep-alive. */
+export type ChannelMessage = { id: string; updating: boolean } | { status: 'PING' }
+
+type ChannelData = { id: string; updating: boolean }
+type ChannelList = { channels: ChannelData[] }
+
+/**
+ * SPEC 4, live socket for channels: refresh the channel of that id; when
+ * `updating` is false also its videos (and the feed, which holds them too).
+ * The flag is written into the cache first so 'Retrieving latest videos...'
+ * shows without waiting for the refetch.
+ */
+export function applyChannelMessage(queryClient: QueryClient, msg: ChannelMessage) {
+  if (!('id' in msg) || typeof msg.id !== 'string') return
+  const { id, updating } = msg
+  queryClient.setQueryData<ChannelData>(queryKeys.youtubeChannel.detail(id), (old) => (old ? { ...old, updating } : old))
+  for (const [key, data] of queryClient.getQueriesData<ChannelList>({ queryKey: queryKeys.youtubeSubscription.all })) {
+    if (data?.channels?.some((c) => c.id === id)) {
+      queryClient.setQueryData(key, { ...data, channels: data.channels.map((c) => (c.id === id ? { ...c, updating } : c)) })
+    }
+  }
+  void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannel.detail(id) })
+  if (!updating) {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannelVideos.byChannel(id) })
+    void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeVideo.all })
+    void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeSubscription.all })
+  }
+}
+
+const MAX_RETRY_MS = 30_000
+
+/** One socket shared by every page that listens, opened while at least one does. */
+let users = 0
+let socket: WebSocket | null = null
+let retryTimer: ReturnType<typeof setTimeout> | undefined
+let retryMs = 1000
+let everOpened = false
+
+function connect(queryClient: QueryClient) {
+  const ws = client.api.youtube.channel.listen.$ws()
+  socket = ws
+  ws.onopen = () => {
+    retryMs = 1000
+    // after a reconnect, anything may have changed while nobody listened
+    if (everOpened) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannel.all })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannelVideos.all })
+    }
+    everOpened = true
+  }
+  ws.onmessage = (event) => {
+    try {
+      applyChannelMessage(queryClient, JSON.parse(String(event.data)) as ChannelMessage)
+    } catch {
+      // not JSON: nothing to do
+    }
+  }
+  ws.onclose = () => {
+    if (socket !== ws) return
+    socket = null
+    if (users > 0) {
+      retryTimer = setTimeout(() => users > 0 && !socket && connect(queryClient), retryMs)
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS)
+    }
+  }
+}
+
+/** Listens to channel refreshes while the calling component is mounted. */
+export function useChannelListen() {
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    users += 1
+    clearTimeout(retryTimer)
+    if (!socket) connect(queryClient)
+    return () => {
+      users -= 1
+      if (users > 0) return
+      // a page change unmounts one listener just before the next mounts: close a little later
+      retryTimer = setTimeout(() => {
+        if (users > 0 || !socket) return
+        const ws = socket
+        socket = null
+        ws.close()
+      }, 1000)
+    }
+  }, [queryClient])
+}
