@@ -11,14 +11,19 @@ const labelText = (labels: Labels) => {
   const keys = Object.keys(labels)
   return keys.length ? `{${keys.map((k) => `${k}="${escape(labels[k]!)}"`).join(',')}}` : ''
 }
-const key = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)))
+// Hot path (every request): a plain join of sorted names and values, no JSON or locale compare.
+const key = (labels: Labels) => {
+  let k = ''
+  for (const name of Object.keys(labels).sort()) k += `${name}\u0001${labels[name]}\u0002`
+  return k
+}
 
 export class Counter {
   private values = new Map<string, { labels: Labels; value: number }>()
   constructor(readonly name: string, readonly help: string) {}
 
-  inc(labels: Labels = {}, by = 1) {
-    const k = key(labels)
+  /** `k` may be passed precomputed (one string per label set) on hot paths. */
+  inc(labels: Labels = {}, by = 1, k = key(labels)) {
     const entry = this.values.get(k) ?? { labels, value: 0 }
     entry.value += by
     this.values.set(k, entry)
@@ -37,12 +42,9 @@ export class Histogram {
     readonly bounds: number[],
   ) {}
 
-  observe(labels: Labels, value: number) {
-    const k = key(labels)
+  observe(labels: Labels, value: number, k = key(labels)) {
     const entry = this.values.get(k) ?? { labels, buckets: this.bounds.map(() => 0), sum: 0, count: 0 }
-    this.bounds.forEach((b, i) => {
-      if (value <= b) entry.buckets[i]!++
-    })
+    for (let i = 0; i < this.bounds.length; i++) if (value <= this.bounds[i]!) entry.buckets[i]!++
     entry.sum += value
     entry.count++
     this.values.set(k, entry)
