@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { Hono, type Context } from 'hono'
 import { routePath } from 'hono/route'
 import type { AppContext, AppEnv } from './context.ts'
 import { embedded } from './embedded.ts'
@@ -7,12 +7,11 @@ import { gauge, metrics } from './lib/metrics.ts'
 import { quotaStatus } from './youtube/quota.ts'
 
 /**
- * Counts every request and times it, labelled by the matched route pattern
+ * Records one answered request (call after `next()` with the `performance.now()`
+ * taken before it), labelled by the matched route pattern
  * (`/api/music/jobs/:id/download`, not the id: bounded label values).
  */
-export const requestMetrics: MiddlewareHandler = async (c, next) => {
-  const started = performance.now()
-  await next()
+export function recordRequest(c: Context, started: number) {
   // after next() the route index points at the last handler that ran: the one that answered
   // (static files and the SPA fallback answer as '*', unknown API paths as '/api/*')
   const route = routePath(c) || 'unmatched'
