@@ -14,6 +14,8 @@ import { attachPgBridge } from './ws/pg-bridge.ts'
 import { createJobs } from './jobs/start.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
 import { resetStuckRefreshes } from './youtube/refresh.ts'
+import { refreshCategoriesJob } from './youtube/jobs.ts'
+import { youtubeVideoCategories } from './youtube/tables.ts'
 
 export interface RunningServer {
   port: number
@@ -52,6 +54,12 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
   ctx.hub.attach(server)
   // the worker starts once the database is open and the hub can reach sockets
   await jobs.start(ctx)
+  // a fresh install has no category names yet: fetch them now instead of at the next daily run,
+  // so the feed's 'Categories' filter appears on first use (the job id dedups across processes)
+  if (env.SCHEDULER && env.YOUTUBE_API_KEY) {
+    const [known] = await ctx.db.select({ id: youtubeVideoCategories.id }).from(youtubeVideoCategories).limit(1)
+    if (!known) await ctx.jobs.enqueue(refreshCategoriesJob, {}, { jobId: 'youtube.refreshCategories.first-start' })
+  }
   const sweep = setInterval(
     () => deleteExpiredSessions(ctx.db).catch((err) => log.warn('session sweep failed', errorFields(err))),
     60 * 60 * 1000,
