@@ -220,7 +220,7 @@ describe('video area in the browser', () => {
       expect(await input.inputValue()).toBe('@no-such-channel-here')
 
       // slow YouTube down so the refresh that follows stays visible for a few seconds
-      fake.latencyMs = 1200
+      fake.latencyMs = 2500
       await input.fill('@tiny-kitchen')
       const subscribe = dialog.getByRole('button', { name: 'Subscribe' })
       await subscribe.click()

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { optionalBoolean, optionalInt, readKeys, searchValidator } from '~/lib/search-params.ts'
 import type { VideoFilters } from './api.ts'
 import { PAGE_SIZE } from './constants.ts'
 
@@ -7,15 +7,31 @@ import { PAGE_SIZE } from './constants.ts'
  * videoCategories, likedOnly, queuedOnly). Defaults stay out of the URL;
  * anything unreadable falls back to its default instead of failing the page.
  */
-export const videoListSearch = z.object({
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-  perPage: z.coerce.number().int().min(1).max(100).optional().catch(undefined),
-  videoCategories: z.array(z.coerce.number().int().min(0)).optional().catch(undefined),
-  likedOnly: z.boolean().optional().catch(undefined),
-  queuedOnly: z.boolean().optional().catch(undefined),
-})
+export type VideoListSearch = {
+  page?: number
+  perPage?: number
+  videoCategories?: number[]
+  likedOnly?: boolean
+  queuedOnly?: boolean
+}
 
-export type VideoListSearch = z.infer<typeof videoListSearch>
+// hand-written rather than zod: validateSearch is part of the first bundle
+export const videoListSearch = searchValidator((s) =>
+  readKeys<VideoListSearch>(s, {
+    page: (v) => optionalInt(v, 1),
+    perPage: (v) => optionalInt(v, 1, 100),
+    videoCategories: categories,
+    likedOnly: optionalBoolean,
+    queuedOnly: optionalBoolean,
+  }),
+)
+
+/** Category ids (whole numbers ≥ 0); one bad entry drops the whole list. */
+function categories(v: unknown): number[] | undefined {
+  if (!Array.isArray(v)) return undefined
+  const ids = v.map((c) => optionalInt(c, 0))
+  return ids.every((id) => id !== undefined) ? (ids as number[]) : undefined
+}
 
 export function filtersFrom(search: VideoListSearch, channelId?: string): VideoFilters {
   return {
@@ -45,6 +61,4 @@ export function withPage(search: VideoListSearch, page: number): VideoListSearch
 }
 
 /** Subscriptions page: only the page number. */
-export const pageSearch = z.object({
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-})
+export const pageSearch = searchValidator((s) => readKeys<{ page?: number }>(s, { page: (v) => optionalInt(v, 1) }))

@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { LoginForm } from '~/features/auth/components/login-form.tsx'
+import { optionalString, readKeys, searchValidator } from '~/lib/search-params.ts'
 import { pageTitle } from '~/lib/page-title.ts'
 
 export const Route = createFileRoute('/_public/login')({
   // `next`: the protected page (path and query) to return to after logging in
-  validateSearch: z.object({ next: z.string().optional().catch(undefined) }),
+  validateSearch: searchValidator((s) => readKeys<{ next?: string }>(s, { next: optionalString })),
   head: () => pageTitle('Login'),
   component: function LoginRoute() {
     const { next } = Route.useSearch()
