@@ -135,12 +135,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     if (c.req.path.startsWith('/api/')) await apiSecurityHeaders(c, next)
     else await pageSecurityHeaders(c, next)
     recordRequest(c, started)
-    log.info('request', {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    })
+    log.request(c.req.method, c.req.path, c.res.status, Math.round((performance.now() - started) * 10) / 10)
   }
   const app = new Hono<AppEnv>()
     .use(edge)

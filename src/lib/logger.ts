@@ -9,12 +9,16 @@ export function setLogLevel(level: Level | 'silent') {
   threshold = order[level]
 }
 
-// Info and debug lines (one per request) are batched into one write per event-loop turn:
-// a syscall per line cost a measurable share of a fast request. Warnings and errors go out at once.
+// Info and debug lines (one per request) are gathered and written together every 50 ms (or
+// every 256 lines): a write per line, or even per event-loop turn, cost about a fifth of a fast
+// request's time under load. Warnings and errors flush what is pending and go out at once; the
+// rest is flushed at exit.
+const FLUSH_MS = 50
 let pending: string[] = []
-let scheduled = false
+let timer: ReturnType<typeof setTimeout> | null = null
 function flush() {
-  scheduled = false
+  if (timer) clearTimeout(timer)
+  timer = null
   if (pending.length === 0) return
   const text = pending.join('')
   pending = []
@@ -26,21 +30,47 @@ process.once('exit', flush)
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (order[level] < threshold) return
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })
+  const line = JSON.stringify({ time: now(), level, msg, ...fields })
   if (order[level] >= order.warn) {
     flush()
     console.error(line)
     return
   }
-  pending.push(line + '\n')
+  push(line + '\n')
+}
+
+function push(line: string) {
+  pending.push(line)
   if (pending.length >= 256) flush()
-  else if (!scheduled) {
-    scheduled = true
-    setImmediate(flush)
+  else if (!timer) {
+    timer = setTimeout(flush, FLUSH_MS)
+    timer.unref?.()
   }
 }
 
+// the timestamp string is rebuilt at most once per millisecond
+let isoAt = 0
+let iso = ''
+function now(): string {
+  const t = Date.now()
+  if (t !== isoAt) {
+    isoAt = t
+    iso = new Date(t).toISOString()
+  }
+  return iso
+}
+
+/**
+ * The per-request line, written on the hottest path: the same JSON shape as
+ * `log.info('request', {method, path, status, ms})`, built without an object.
+ */
+function request(method: string, path: string, status: number, ms: number) {
+  if (order.info < threshold) return
+  push(`{"time":"${now()}","level":"info","msg":"request","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms}}\n`)
+}
+
 export const log = {
+  request,
   debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
   info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),
   warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),
