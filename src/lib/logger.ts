@@ -9,10 +9,9 @@ export function setLogLevel(level: Level | 'silent') {
   threshold = order[level]
 }
 
-// Info and debug lines (one per request) are gathered and written together every 50 ms (or
-// every 256 lines): a write per line, or even per event-loop turn, cost about a fifth of a fast
-// request's time under load. Warnings and errors flush what is pending and go out at once; the
-// rest is flushed at exit.
+// The per-request lines are gathered and written together every 50 ms (or every 256 lines): a
+// write per line, or even per event-loop turn, cost about a fifth of a fast request's time under
+// load. Any other line flushes what is pending and goes out at once; the rest is flushed at exit.
 const FLUSH_MS = 50
 let pending: string[] = []
 let timer: ReturnType<typeof setTimeout> | null = null
@@ -31,12 +30,15 @@ process.once('exit', flush)
 function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (order[level] < threshold) return
   const line = JSON.stringify({ time: now(), level, msg, ...fields })
-  if (order[level] >= order.warn) {
-    flush()
-    console.error(line)
-    return
+  // everything but the per-request lines is rare and may be awaited by a reader: out at once,
+  // after the request lines gathered so far so the order is kept
+  flush()
+  if (order[level] >= order.warn) console.error(line)
+  else {
+    try {
+      writeSync(1, `${line}\n`)
+    } catch {}
   }
-  push(line + '\n')
 }
 
 function push(line: string) {
