@@ -15,7 +15,7 @@
  * New subcommands: add an entry to `commands` (name, usage, summary, run).
  */
 import { openDatabase, type Database } from '../src/db/client.ts'
-import { EnvError, parseEnv, type Env } from '../src/env.ts'
+import { parseEnvOrReport, type Env } from '../src/env.ts'
 import { createUser, setAdmin } from '../src/auth/queries.ts'
 import { email as emailSchema, password as passwordSchema } from '../src/auth/schema.ts'
 import { setLogLevel } from '../src/lib/logger.ts'
@@ -118,16 +118,8 @@ export async function main(argv: string[], source: Record<string, string | undef
     console.error(`Unknown command: ${name}\n\n${usage()}`)
     return 2
   }
-  let env: Env
-  try {
-    env = parseEnv(source)
-  } catch (err) {
-    if (err instanceof EnvError) {
-      console.error(err.message)
-      return 1
-    }
-    throw err
-  }
+  const env = parseEnvOrReport(source)
+  if (!env) return 1
   setLogLevel(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL)
   let database: Promise<Database> | undefined
   const ctx: CommandContext = {

@@ -36,7 +36,7 @@ import { dirname, join, resolve } from 'node:path'
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts'
 import { compareSummaries, copyTables, nonEmptyTables, summarize, type TableSummary } from '../src/db/transfer.ts'
 import { embedded } from '../src/embedded.ts'
-import { EnvError, parseEnv, type Env } from '../src/env.ts'
+import { parseEnvOrReport, type Env } from '../src/env.ts'
 import { acquireLock } from '../src/lib/lock-file.ts'
 import { setLogLevel } from '../src/lib/logger.ts'
 
@@ -315,16 +315,8 @@ export async function main(argv: string[], source: Record<string, string | undef
     console.log(USAGE)
     return command ? 0 : 2
   }
-  let env: Env
-  try {
-    env = parseEnv(source)
-  } catch (err) {
-    if (err instanceof EnvError) {
-      console.error(err.message)
-      return 1
-    }
-    throw err
-  }
+  const env = parseEnvOrReport(source)
+  if (!env) return 1
   setLogLevel(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL)
   try {
     if (command === 'create') {

@@ -22,7 +22,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { openPglite, openPostgres } from '../src/db/client.ts'
 import { compareSummaries, copyTables, nonEmptyTables, summarize } from '../src/db/transfer.ts'
-import { EnvError, parseEnv } from '../src/env.ts'
+import { parseEnvOrReport } from '../src/env.ts'
 import { setLogLevel } from '../src/lib/logger.ts'
 
 const USAGE = `Usage: DATABASE_URL=postgres://user:pass@host/db bun scripts/migrate-to-postgres.ts [--force]
@@ -38,16 +38,8 @@ export async function main(argv: string[], source: Record<string, string | undef
     console.error(`${unknown[0] === 'help' || unknown[0] === '--help' ? '' : `unexpected argument ${unknown[0]}\n\n`}${USAGE}`)
     return unknown[0] === 'help' || unknown[0] === '--help' ? 0 : 2
   }
-  let env
-  try {
-    env = parseEnv(source)
-  } catch (err) {
-    if (err instanceof EnvError) {
-      console.error(err.message)
-      return 1
-    }
-    throw err
-  }
+  const env = parseEnvOrReport(source)
+  if (!env) return 1
   if (!env.DATABASE_URL) {
     console.error(`DATABASE_URL is not set.\n\n${USAGE}`)
     return 2

@@ -93,3 +93,17 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   return result.data
 }
+
+/**
+ * For entry points (server, CLI): the parsed environment, or null after
+ * printing the message that names the bad variable.
+ */
+export function parseEnvOrReport(source: Record<string, string | undefined> = process.env): Env | null {
+  try {
+    return parseEnv(source)
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err
+    console.error(err.message)
+    return null
+  }
+}

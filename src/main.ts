@@ -2,19 +2,11 @@
 // under Bun. Parses the environment, opens the database (running migrations),
 // and serves the API, sockets and the built web app.
 import { join } from 'node:path'
-import { EnvError, parseEnv } from './env.ts'
+import { parseEnvOrReport } from './env.ts'
 import { errorFields, log, setLogLevel } from './lib/logger.ts'
 
-let env
-try {
-  env = parseEnv()
-} catch (err) {
-  if (err instanceof EnvError) {
-    console.error(err.message)
-    process.exit(1)
-  }
-  throw err
-}
+const env = parseEnvOrReport()
+if (!env) process.exit(1)
 setLogLevel(env.LOG_LEVEL)
 
 // imported after the environment is known to be valid
