@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import { secureHeaders } from 'hono/secure-headers'
 import { authRoutes } from './auth/routes.ts'
 import { sessionMiddleware } from './auth/session.ts'
+import { bearerToken } from './auth/bearer.ts'
 import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
 import { errorFields, log } from './lib/logger.ts'
@@ -55,7 +56,8 @@ const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
  */
 function sameOrigin(trustProxy: boolean): MiddlewareHandler {
   return async (c, next) => {
-    if (!/^(GET|HEAD|OPTIONS)$/.test(c.req.method)) {
+    // a Bearer request carries no cookie (the session middleware ignores it then): nothing to forge
+    if (!/^(GET|HEAD|OPTIONS)$/.test(c.req.method) && bearerToken(c) === null) {
       const site = c.req.header('sec-fetch-site')
       const origin = c.req.header('origin')
       if (site && site !== 'same-origin' && site !== 'none') fail(403, 'Cross-origin request refused.')

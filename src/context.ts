@@ -33,5 +33,7 @@ export type AppEnv = {
   Variables: {
     user: SessionUser | null
     sessionId: string | null
+    /** Set when the request came with `Authorization: Bearer` (src/auth/bearer.ts). */
+    apiTokenId: string | null
   }
 }

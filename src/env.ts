@@ -77,6 +77,17 @@ const schema = z.object({
   WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */
   SCHEDULER: bool.default(true),
+  /** One OpenID Connect provider for sign-in (off when OIDC_ISSUER is unset); see src/auth/oidc.ts. */
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** Shown on the login page: "Sign in with {OIDC_NAME}". */
+  OIDC_NAME: z.string().default('Single sign-on'),
+  /** `open`, or `oidc-only`: new accounts only through the provider (needs OIDC_ISSUER). */
+  SIGNUP: z.enum(['open', 'oidc-only']).default('open'),
+}).superRefine((env, ctx) => {
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' })
+  if (env.SIGNUP === 'oidc-only' && !env.OIDC_ISSUER) ctx.addIssue({ code: 'custom', path: ['SIGNUP'], message: 'oidc-only needs OIDC_ISSUER' })
 })
 
 export type Env = z.infer<typeof schema>

@@ -59,17 +59,47 @@ describe('POST /api/auth/create', () => {
     }
   })
 
-  test('e-mail is trimmed and lower-cased; the same address again is 400 Account exists.', async () => {
+  test('e-mail is trimmed and lower-cased; the same verified address again is 400 Account exists.', async () => {
     const email = newEmail('Mixed.Case')
     const c = new Client(t)
     expect((await c.post('/api/auth/create', { email: `  ${email.toUpperCase()} `, password: 'password123' })).status).toBe(204)
     const [user] = await t.ctx.db.select().from(users).where(eq(users.email, email.toLowerCase()))
     expect(user).toBeDefined()
+    expect((await c.get(`/api/auth/verify?token=${verifyToken(await smtp.nextMail(email.toLowerCase()))}`)).status).toBe(204)
     await expectError(c.post('/api/auth/create', { email: email.toLowerCase(), password: 'other-password' }), 400, 'Account exists.')
     await expectError(c.post('/api/auth/create', { email, password: 'other-password' }), 400, 'Account exists.')
     // only the first sign-up sent a mail
-    await smtp.nextMail(email.toLowerCase())
     expect(smtp.mailsTo(email.toLowerCase())).toHaveLength(1)
+  })
+
+  test('an unverified address again: 204, the pending account is replaced and only the new link works', async () => {
+    const email = newEmail()
+    const c = new Client(t)
+    expect((await c.post('/api/auth/create', { email, password: 'squatter-pass' })).status).toBe(204)
+    const oldToken = verifyToken(await smtp.nextMail(email))
+    const [before] = await t.ctx.db.select().from(users).where(eq(users.email, email))
+    expect((await c.post('/api/auth/create', { email, password: 'owner-password' })).status).toBe(204)
+    const newToken = verifyToken(await smtp.nextMail(email))
+    expect(newToken).not.toBe(oldToken)
+    const rows = await t.ctx.db.select().from(users).where(eq(users.email, email))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.id).not.toBe(before!.id)
+    await expectError(c.get(`/api/auth/verify?token=${oldToken}`), 400, 'Token is not valid.')
+    expect((await c.get(`/api/auth/verify?token=${newToken}`)).status).toBe(204)
+    await expectError(c.post('/api/auth/login', { email, password: 'squatter-pass' }), 401, 'Incorrect email or password.')
+    expect((await c.post('/api/auth/login', { email, password: 'owner-password' })).status).toBe(200)
+  })
+
+  test('SIGNUP=oidc-only: 403 for password sign-up', async () => {
+    const closed = await createTestApp({
+      env: { SIGNUP: 'oidc-only', OIDC_ISSUER: 'http://127.0.0.1:1/', OIDC_CLIENT_ID: 'tunefeed' },
+    })
+    try {
+      await expectError(new Client(closed).post('/api/auth/create', { email: newEmail(), password: 'password123' }), 403, 'Sign-up with a password is turned off.')
+      expect(closed.outbox).toEqual([])
+    } finally {
+      await closed.close()
+    }
   })
 
   test('422 for a bad e-mail or a password shorter than 8, naming the field, and no mail', async () => {
@@ -149,5 +179,27 @@ describe('GET /api/auth/verify', () => {
   test('422 when the token is missing', async () => {
     await expectError(new Client(t).get('/api/auth/verify'), 422, /token/)
     await expectError(new Client(t).get('/api/auth/verify?token='), 422, /token/)
+  })
+})
+
+describe('POST /api/auth/sendverify', () => {
+  test('204 and a new link for a pending account (the older one stops working); 204 and no mail otherwise', async () => {
+    const email = newEmail()
+    const c = new Client(t)
+    expect((await c.post('/api/auth/create', { email, password: 'password123' })).status).toBe(204)
+    const first = verifyToken(await smtp.nextMail(email))
+    expect((await c.post('/api/auth/sendverify', { email: email.toUpperCase() })).status).toBe(204)
+    const second = verifyToken(await smtp.nextMail(email))
+    expect(second).not.toBe(first)
+    await expectError(c.get(`/api/auth/verify?token=${first}`), 400, 'Token is not valid.')
+    expect((await c.get(`/api/auth/verify?token=${second}`)).status).toBe(204)
+    // verified, or unknown: the same 204, no mail
+    expect((await c.post('/api/auth/sendverify', { email })).status).toBe(204)
+    const unknown = newEmail()
+    expect((await c.post('/api/auth/sendverify', { email: unknown })).status).toBe(204)
+    await Bun.sleep(200)
+    expect(smtp.mailsTo(email)).toHaveLength(2)
+    expect(smtp.mailsTo(unknown)).toHaveLength(0)
+    expect(await expectError(c.post('/api/auth/sendverify', { email: 'nope' }), 422)).toContain('email')
   })
 })

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { sessionCache } from './session-cache.ts'
 import { authTokens, sessions, users } from './tables.ts'
@@ -11,7 +11,7 @@ export const hashPassword = (password: string) => Bun.password.hash(password, { 
 
 // A real hash to verify against when the e-mail is unknown, so both paths cost the same.
 let dummyHash: Promise<string> | undefined
-export async function verifyPassword(password: string, hash: string | undefined): Promise<boolean> {
+export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
   if (!hash) {
     dummyHash ??= hashPassword('not-a-real-password')
     await Bun.password.verify(password, await dummyHash)
@@ -36,13 +36,30 @@ export async function createUser(db: Db, email: string, password: string, opts: 
   return user ?? null
 }
 
+/**
+ * Sign-up again for an e-mail whose account was never verified: the pending
+ * account is replaced by a new one (new password; its links stop working), so
+ * nobody can hold an address they do not own. Null when the account is verified
+ * (or does not exist).
+ */
+export async function replacePendingUser(db: Db, email: string, password: string) {
+  const passwordHash = await hashPassword(password)
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(users)
+      .where(and(eq(users.email, email), isNull(users.verifiedAt)))
+      .returning({ id: users.id })
+    if (!gone.length) return null
+    const [user] = await tx.insert(users).values({ email, passwordHash }).returning()
+    return user!
+  })
+}
+
 export async function issueToken(db: Db, userId: string, kind: 'verify' | 'reset'): Promise<string> {
   const token = kind === 'verify' ? randomToken() : randomCode()
   const ttl = kind === 'verify' ? VERIFY_TTL_MS : RESET_TTL_MS
-  if (kind === 'reset') {
-    // only the newest reset code is valid
-    await db.delete(authTokens).where(and(eq(authTokens.userId, userId), eq(authTokens.kind, 'reset')))
-  }
+  // only the newest code or link of a kind is valid
+  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), eq(authTokens.kind, kind)))
   await db.insert(authTokens).values({ hash: hashToken(token), kind, userId, expiresAt: new Date(Date.now() + ttl) })
   return token
 }
@@ -62,12 +79,16 @@ export async function markVerified(db: Db, userId: string) {
   await db.update(users).set({ verifiedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.verifiedAt)))
 }
 
-/** Sets a new password and revokes every session of the user, in one transaction. */
-export async function changePassword(db: Db, userId: string, password: string) {
+/**
+ * Sets a new password and revokes every session of the user (but `keepSessionId`,
+ * the one that changed it), in one transaction.
+ */
+export async function changePassword(db: Db, userId: string, password: string, keepSessionId?: string) {
   const passwordHash = await hashPassword(password)
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, userId))
-    await tx.delete(sessions).where(eq(sessions.userId, userId))
+    const others = keepSessionId ? ne(sessions.id, keepSessionId) : undefined
+    await tx.delete(sessions).where(and(eq(sessions.userId, userId), others))
   })
   sessionCache(db).forgetUser({ id: userId })
 }

@@ -13,9 +13,12 @@ import {
   findUserByEmail,
   issueToken,
   markVerified,
+  replacePendingUser,
   verifyPassword,
 } from './queries.ts'
-import { createAccount, credentials, resetPassword, sendReset, verifyQuery, type SessionResponse } from './schema.ts'
+import { createAccount, credentials, resetPassword, sendReset, sendVerify, verifyQuery, type SessionResponse } from './schema.ts'
+import { accountRoutes } from './account-routes.ts'
+import { tokenRoutes } from './tokens-api.ts'
 import { clearSessionCookie, createSession, currentUser, deleteSession, requireUser, setSessionCookie } from './session.ts'
 
 export function authRoutes(ctx: AppContext) {
@@ -38,18 +41,32 @@ export function authRoutes(ctx: AppContext) {
     return url.origin
   }
 
+  /** A new link (the older ones stop working) mailed to a pending account. */
+  const sendVerification = async (c: Parameters<typeof webUrl>[0], userId: string, email: string) => {
+    const token = await issueToken(db, userId, 'verify')
+    try {
+      await ctx.mailer.send(verificationMail(email, `${webUrl(c)}/verify/${token}`))
+    } catch (err) {
+      log.error('verification mail failed', { to: email, ...errorFields(err) })
+    }
+  }
+
   return new Hono<AppEnv>()
     .post('/create', valid('json', createAccount), async (c) => {
       const { email, password } = c.req.valid('json')
       await limit(c, 'create', email)
-      const user = await createUser(db, email, password)
+      if (env.SIGNUP === 'oidc-only') fail(403, 'Sign-up with a password is turned off.')
+      const user = (await createUser(db, email, password)) ?? (await replacePendingUser(db, email, password))
       if (!user) fail(400, 'Account exists.')
-      const token = await issueToken(db, user.id, 'verify')
-      try {
-        await ctx.mailer.send(verificationMail(email, `${webUrl(c)}/verify/${token}`))
-      } catch (err) {
-        log.error('verification mail failed', { to: email, ...errorFields(err) })
-      }
+      await sendVerification(c, user.id, email)
+      return c.body(null, 204)
+    })
+    .post('/sendverify', valid('json', sendVerify), async (c) => {
+      const { email } = c.req.valid('json')
+      await limit(c, 'sendverify', email)
+      const user = await findUserByEmail(db, email)
+      // the same answer whether or not the address has a pending account
+      if (user && !user.verifiedAt) await sendVerification(c, user.id, email)
       return c.body(null, 204)
     })
     .get('/verify', valid('query', verifyQuery), async (c) => {
@@ -101,4 +118,6 @@ export function authRoutes(ctx: AppContext) {
       clearSessionCookie(c)
       return c.body(null, 204)
     })
+    .route('/tokens', tokenRoutes(ctx))
+    .route('/', accountRoutes(ctx))
 }

@@ -19,3 +19,14 @@ export const resetPassword = z.object({ token: z.string({ error: required }).tri
 export const verifyQuery = z.object({ token: z.string({ error: required }).min(1, 'Required').max(200) })
 
 export type SessionResponse = { email: string; admin: boolean }
+
+export const sendVerify = z.object({ email })
+export const changePasswordBody = z.object({ currentPassword: z.string({ error: required }).min(1, 'Required').max(1024), password })
+export const deleteAccountBody = z.object({ password: z.string({ error: required }).min(1, 'Required').max(1024) })
+export const createApiTokenBody = z.object({
+  name: z.string({ error: required }).trim().min(1, 'Required').max(100, 'At most 100 characters'),
+})
+
+export type ApiToken = { id: string; name: string; createdAt: string; lastUsedAt: string | null }
+export type CreatedApiToken = { id: string; name: string; token: string }
+export type Provider = { id: string; name: string }

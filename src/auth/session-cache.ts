@@ -16,14 +16,14 @@ import type { Db } from '../db/client.ts'
  * - At most `max` entries; the oldest are dropped first.
  */
 export class SessionCache {
-  private entries = new Map<string, { user: SessionUser; expiresAt: number; cachedAt: number }>()
+  private entries = new Map<string, { user: SessionUser; expiresAt: number; cachedAt: number; tokenId?: string }>()
 
   constructor(
     readonly ttlMs = 5_000,
     readonly max = 10_000,
   ) {}
 
-  get(id: string, now = Date.now()): { user: SessionUser; expiresAt: number } | undefined {
+  get(id: string, now = Date.now()): { user: SessionUser; expiresAt: number; tokenId?: string } | undefined {
     const entry = this.entries.get(id)
     if (!entry) return undefined
     if (now - entry.cachedAt >= this.ttlMs || entry.expiresAt <= now) {
@@ -33,9 +33,10 @@ export class SessionCache {
     return entry
   }
 
-  set(id: string, user: SessionUser, expiresAt: Date, now = Date.now()) {
+  /** `tokenId`: for API tokens (src/auth/bearer.ts), cached here under their own key prefix. */
+  set(id: string, user: SessionUser, expiresAt: Date, now = Date.now(), tokenId?: string) {
     this.entries.delete(id)
-    this.entries.set(id, { user, expiresAt: expiresAt.getTime(), cachedAt: now })
+    this.entries.set(id, { user, expiresAt: expiresAt.getTime(), cachedAt: now, tokenId })
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!)
   }
 

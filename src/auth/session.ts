@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
+import { bearerToken, validateApiToken } from './bearer.ts'
 import { sessionCache } from './session-cache.ts'
 import { sessions, users } from './tables.ts'
 import { hashToken, randomToken } from './tokens.ts'
@@ -81,11 +82,21 @@ export function clearSessionCookie(c: Context) {
   deleteCookie(c, SESSION_COOKIE, { path: '/' })
 }
 
-/** Reads the cookie on every /api request and fills `user` (or null). */
+/** Reads the cookie (or an API token, see bearer.ts) on every /api request and fills `user` (or null). */
 export function sessionMiddleware(db: Db, trustProxy: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('user', null)
     c.set('sessionId', null)
+    c.set('apiTokenId', null)
+    const bearer = bearerToken(c)
+    if (bearer !== null) {
+      const found = await validateApiToken(db, bearer)
+      if (found) {
+        c.set('user', found.user)
+        c.set('apiTokenId', found.tokenId)
+      }
+      return next()
+    }
     const token = getCookie(c, SESSION_COOKIE)
     if (token) {
       const found = await validateSession(db, token)

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { AppContext, AppEnv } from '../context.ts'
-import { currentUser, requireUser } from '../auth/session.ts'
+import { requireSession } from '../auth/bearer.ts'
+import { currentUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { valid } from '../lib/validate.ts'
 import { checkWebdav } from './check.ts'
@@ -10,7 +11,8 @@ import { webdavAccount } from './schema.ts'
 export function webdavRoutes(ctx: AppContext) {
   const { db, cipher } = ctx
   return new Hono<AppEnv>()
-    .use(requireUser)
+    // credentials: a signed-in session only, never an API token
+    .use(requireSession)
     .get('/', async (c) => {
       const account = await getWebdav(db, cipher, currentUser(c).id)
       if (!account) fail(404, 'WebDAV not found.')

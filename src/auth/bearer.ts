@@ -1,0 +1,90 @@
+import { and, desc, eq } from 'drizzle-orm'
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv, SessionUser } from '../context.ts'
+import type { Db } from '../db/client.ts'
+import { fail } from '../lib/errors.ts'
+import { sessionCache } from './session-cache.ts'
+import { apiTokens, users } from './tables.ts'
+import { hashToken, randomToken } from './tokens.ts'
+
+/**
+ * Personal API tokens: `Authorization: Bearer tf_…` on every /api route and
+ * listen socket except the ones behind `requireSession` (tokens, password,
+ * account, WebDAV credentials). See docs/decisions/070-api-tokens.md.
+ */
+
+export const TOKEN_PREFIX = 'tf_'
+/** Cached validations live in the session cache under this prefix, so `forgetUser` drops them too. */
+const CACHE_PREFIX = 'token:'
+/** Cached entries carry an expiry; tokens have none. */
+const NEVER = new Date(8.64e15)
+
+/**
+ * The token of an `Authorization: Bearer` header, or null when there is none.
+ * Any Bearer header (even an empty or malformed one) makes the request a token
+ * request: the session cookie is then ignored, which is what lets such requests
+ * skip the cookie CSRF check.
+ */
+export function bearerToken(c: Context): string | null {
+  const header = c.req.header('authorization')
+  if (!header || !/^bearer(\s|$)/i.test(header)) return null
+  return header.slice(6).trim()
+}
+
+/**
+ * The user behind a token, or null. The one place a token is checked against
+ * its user: a user state that must stop tokens (e.g. disabled) belongs in this
+ * query. Also records `lastUsedAt` (at most once per cache period per process).
+ */
+export async function validateApiToken(db: Db, token: string): Promise<{ user: SessionUser; tokenId: string } | null> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null
+  const hash = hashToken(token)
+  const cache = sessionCache(db)
+  const cached = cache.get(CACHE_PREFIX + hash)
+  if (cached) return { user: cached.user, tokenId: cached.tokenId! }
+  const [row] = await db
+    .update(apiTokens)
+    .set({ lastUsedAt: new Date() })
+    .from(users)
+    .where(and(eq(apiTokens.hash, hash), eq(users.id, apiTokens.userId)))
+    .returning({ tokenId: apiTokens.id, id: users.id, email: users.email, admin: users.admin })
+  if (!row) return null
+  const user: SessionUser = { id: row.id, email: row.email, admin: row.admin }
+  cache.set(CACHE_PREFIX + hash, user, NEVER, Date.now(), row.tokenId)
+  return { user, tokenId: row.tokenId }
+}
+
+export async function createApiToken(db: Db, userId: string, name: string) {
+  const token = TOKEN_PREFIX + randomToken()
+  const [row] = await db.insert(apiTokens).values({ userId, name, hash: hashToken(token) }).returning({ id: apiTokens.id, name: apiTokens.name })
+  return { ...row!, token }
+}
+
+export async function listApiTokens(db: Db, userId: string) {
+  return db
+    .select({ id: apiTokens.id, name: apiTokens.name, createdAt: apiTokens.createdAt, lastUsedAt: apiTokens.lastUsedAt })
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+}
+
+/** Revokes one of the user's tokens at once (this process's cache too); false when it is not theirs. */
+export async function deleteApiToken(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId)))
+    .returning({ hash: apiTokens.hash })
+  for (const { hash } of rows) sessionCache(db).forget(CACHE_PREFIX + hash)
+  return rows.length > 0
+}
+
+/**
+ * Guard for the routes a token must not reach (managing tokens, the password,
+ * the account, WebDAV credentials): a stolen token cannot lock its owner out
+ * or take the account over. Answers 403 after requireUser's 401.
+ */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get('user')) fail(401, 'Unauthorized')
+  if (c.get('apiTokenId')) fail(403, 'API tokens cannot be used here; sign in instead.')
+  await next()
+}
