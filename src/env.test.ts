@@ -18,6 +18,16 @@ describe('parseEnv', () => {
     expect(env.FETCH_ALLOW_HOSTS).toBe('')
   })
 
+  test('OIDC: off by default; the client id is needed with an issuer; SIGNUP=oidc-only needs a provider', () => {
+    expect(parseEnv({}).OIDC_ISSUER).toBeUndefined()
+    expect(parseEnv({}).SIGNUP).toBe('open')
+    expect(() => parseEnv({ OIDC_ISSUER: 'https://id.example.org' })).toThrow(/OIDC_CLIENT_ID: is required with OIDC_ISSUER/)
+    expect(() => parseEnv({ SIGNUP: 'oidc-only' })).toThrow(/SIGNUP: oidc-only needs OIDC_ISSUER/)
+    expect(() => parseEnv({ SIGNUP: 'closed' })).toThrow(/SIGNUP/)
+    const env = parseEnv({ OIDC_ISSUER: 'https://id.example.org', OIDC_CLIENT_ID: 'tf', SIGNUP: 'oidc-only', OIDC_NAME: 'Pocket ID' })
+    expect(env).toMatchObject({ SIGNUP: 'oidc-only', OIDC_NAME: 'Pocket ID', OIDC_CLIENT_ID: 'tf' })
+  })
+
   test('values are coerced; empty strings mean unset', () => {
     const env = parseEnv({ PORT: '8080', TRUST_PROXY: 'yes', RATE_LIMIT_MAX: '3', SMTP_URL: '', DATABASE_URL: 'postgres://u:p@127.0.0.1/db' })
     expect(env.PORT).toBe(8080)

@@ -19,6 +19,7 @@ import {
 import { createAccount, credentials, resetPassword, sendReset, sendVerify, verifyQuery, type SessionResponse } from './schema.ts'
 import { accountRoutes } from './account-routes.ts'
 import { tokenRoutes } from './tokens-api.ts'
+import { oidcRoutes } from './oidc-routes.ts'
 import { clearSessionCookie, createSession, currentUser, deleteSession, requireUser, setSessionCookie } from './session.ts'
 
 export function authRoutes(ctx: AppContext) {
@@ -120,4 +121,5 @@ export function authRoutes(ctx: AppContext) {
     })
     .route('/tokens', tokenRoutes(ctx))
     .route('/', accountRoutes(ctx))
+    .route('/', oidcRoutes(ctx))
 }

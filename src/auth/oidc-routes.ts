@@ -1,0 +1,118 @@
+import { Hono, type Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { z } from 'zod'
+import type { AppContext, AppEnv } from '../context.ts'
+import { clientIp } from '../lib/client-ip.ts'
+import { fail } from '../lib/errors.ts'
+import { log } from '../lib/logger.ts'
+import { publicOrigin, requestProtocol } from '../lib/origin.ts'
+import { hit } from '../lib/rate-limit.ts'
+import { valid } from '../lib/validate.ts'
+import { userForIdentity } from './identities.ts'
+import { OIDC_PROVIDER_ID, OidcClient, OidcError, type OidcAttempt } from './oidc.ts'
+import type { Provider } from './schema.ts'
+import { createSession, setSessionCookie } from './session.ts'
+
+const ATTEMPT_COOKIE = 'tunefeed_oidc'
+const ATTEMPT_PATH = '/api/auth/oidc/'
+const ATTEMPT_TTL_SECONDS = 10 * 60
+
+/** A path on this site (`/music?x=1`), never `//host`, `/\host` or an absolute URL. */
+export function isSameSitePath(next: string): boolean {
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f]/.test(next)) return false
+  const base = 'http://same.invalid'
+  return URL.parse(next, base)?.origin === base
+}
+
+const startQuery = z.object({
+  next: z
+    .string()
+    .max(2000)
+    .refine(isSameSitePath, 'must be a path on this site')
+    .optional(),
+})
+const callbackQuery = z.object({
+  code: z.string().max(4000).optional(),
+  state: z.string().max(200).optional(),
+  error: z.string().max(200).optional(),
+})
+
+/** Where the login page explains a failed provider sign-in (web/src: the login page reads `oidc_error`). */
+export type OidcFailure = 'state' | 'denied' | 'unverified' | 'unavailable' | 'failed'
+
+/**
+ * GET /api/auth/providers, /api/auth/oidc/{id}/start and …/callback. Start and
+ * callback are browser navigations: failures after the start answer a redirect
+ * to the login page with a fixed reason code, not JSON.
+ */
+export function oidcRoutes(ctx: AppContext) {
+  const { db, env, cipher } = ctx
+  const client = OidcClient.fromEnv(env)
+  const redirectUri = (c: Context) => `${publicOrigin(c.req, env)}/api/auth/oidc/${OIDC_PROVIDER_ID}/callback`
+  const toLogin = (c: Context, reason: OidcFailure) => c.redirect(`/login?oidc_error=${reason}`, 302)
+  const provider = (c: Context) => {
+    if (!client || c.req.param('id') !== OIDC_PROVIDER_ID) fail(404, 'Provider not found.')
+    return client
+  }
+
+  return new Hono<AppEnv>()
+    .get('/providers', (c) => {
+      const providers: Provider[] = client ? [{ id: OIDC_PROVIDER_ID, name: client.name }] : []
+      return c.json({ providers, passwordSignup: env.SIGNUP !== 'oidc-only' }, 200)
+    })
+    .get('/oidc/:id/start', valid('query', startQuery), async (c) => {
+      const oidc = provider(c)
+      await hit(db, `oidc:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, env.RATE_LIMIT_WINDOW_SECONDS)
+      let started: Awaited<ReturnType<OidcClient['start']>>
+      try {
+        started = await oidc.start(redirectUri(c))
+      } catch (err) {
+        log.warn('oidc start failed', { error: err instanceof Error ? err.message : String(err) })
+        return toLogin(c, err instanceof OidcError ? err.kind : 'failed')
+      }
+      const sealed = await cipher.encrypt(
+        JSON.stringify({ ...started.attempt, next: c.req.valid('query').next ?? '/', until: Date.now() + ATTEMPT_TTL_SECONDS * 1000 }),
+      )
+      setCookie(c, ATTEMPT_COOKIE, sealed, {
+        httpOnly: true,
+        // Lax: the provider sends the browser back with a top-level GET, which carries it
+        sameSite: 'Lax',
+        secure: requestProtocol(c.req, env.TRUST_PROXY) === 'https',
+        path: ATTEMPT_PATH,
+        maxAge: ATTEMPT_TTL_SECONDS,
+      })
+      return c.redirect(started.url.toString(), 302)
+    })
+    .get('/oidc/:id/callback', valid('query', callbackQuery), async (c) => {
+      const oidc = provider(c)
+      await hit(db, `oidc:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, env.RATE_LIMIT_WINDOW_SECONDS)
+      const { code, state, error } = c.req.valid('query')
+      // one attempt, one callback: the cookie goes whatever happens next
+      const attempt = await openAttempt(getCookie(c, ATTEMPT_COOKIE))
+      deleteCookie(c, ATTEMPT_COOKIE, { path: ATTEMPT_PATH })
+      if (!attempt || !state || state !== attempt.state) return toLogin(c, 'state')
+      if (error || !code) return toLogin(c, 'denied')
+      let identity
+      try {
+        identity = await oidc.finish(redirectUri(c), code, attempt)
+      } catch (err) {
+        log.warn('oidc sign-in failed', { error: err instanceof Error ? err.message : String(err) })
+        return toLogin(c, err instanceof OidcError ? err.kind : 'failed')
+      }
+      if (!identity.email || !identity.emailVerified) return toLogin(c, 'unverified')
+      const user = await userForIdentity(db, OIDC_PROVIDER_ID, identity.subject, identity.email)
+      const { token, expiresAt } = await createSession(db, user.id)
+      setSessionCookie(c, token, expiresAt, env.TRUST_PROXY)
+      return c.redirect(isSameSitePath(attempt.next) ? attempt.next : '/', 302)
+    })
+
+  async function openAttempt(sealed: string | undefined): Promise<(OidcAttempt & { next: string }) | null> {
+    if (!sealed || sealed.length > 4000) return null
+    try {
+      const value = JSON.parse(await cipher.decrypt(sealed)) as OidcAttempt & { next: string; until: number }
+      return value.until > Date.now() ? value : null
+    } catch {
+      return null
+    }
+  }
+}

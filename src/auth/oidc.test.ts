@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { expectError, setCookie } from '../../tests/support/http.ts'
+import { signInAtProvider, startOidcProvider, type TestOidc } from '../../tests/support/oidc.ts'
+import { userIdentities, users } from './tables.ts'
+
+// Sign-in through a real OpenID provider (oidc-provider on 127.0.0.1), driven
+// through its own login and consent forms. app.request() runs at http://localhost.
+setDefaultTimeout(60_000)
+
+const CALLBACK = 'http://localhost/api/auth/oidc/default/callback'
+let idp: TestOidc
+let t: TestApp
+
+beforeAll(async () => {
+  idp = await startOidcProvider([CALLBACK])
+  t = await createTestApp({
+    env: { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_NAME: 'Test ID' },
+  })
+})
+afterAll(async () => {
+  await t?.close()
+  await idp?.stop()
+})
+
+const newEmail = () => `oidc-${crypto.randomUUID().slice(0, 8)}@example.com`
+
+/** A provider user; returns its login (the `sub`). */
+function idpUser(email: string, emailVerified = true) {
+  const login = `sub-${crypto.randomUUID().slice(0, 8)}`
+  idp.users.set(login, { email, emailVerified })
+  return login
+}
+
+/** GET …/start: the attempt cookie and the provider URL. */
+async function start(next?: string) {
+  const res = await t.app.request(`/api/auth/oidc/default/start${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}`)
+  expect(res.status).toBe(302)
+  const attempt = setCookie(res, 'tunefeed_oidc')!
+  expect(attempt.attrs).toMatchObject({ httponly: true, samesite: 'Lax', path: '/api/auth/oidc/' })
+  return { cookie: `tunefeed_oidc=${attempt.value}`, location: new URL(res.headers.get('location')!) }
+}
+
+/** GET …/callback as the browser would after the provider; `{status, location, session}`. */
+async function callback(url: URL | string, cookie: string) {
+  const u = new URL(url)
+  const res = await t.app.request(`${u.pathname}${u.search}`, { headers: { cookie } })
+  return { status: res.status, location: res.headers.get('location'), session: setCookie(res, 'tunefeed_session')?.value || null }
+}
+
+async function whoIs(session: string | null) {
+  const res = await t.app.request('/api/auth/session', { headers: { cookie: `tunefeed_session=${session}` } })
+  return res.status === 200 ? ((await res.json()) as { email: string }).email : null
+}
+
+/** The whole flow for one provider login. */
+async function signIn(login: string, next?: string) {
+  const { cookie, location } = await start(next)
+  return callback(await signInAtProvider(location.toString(), login), cookie)
+}
+
+describe('GET /api/auth/providers', () => {
+  test('the configured provider; none without OIDC_ISSUER', async () => {
+    expect(await (await t.app.request('/api/auth/providers')).json()).toEqual({
+      providers: [{ id: 'default', name: 'Test ID' }],
+      passwordSignup: true,
+    })
+    const plain = await createTestApp()
+    try {
+      expect(await (await plain.app.request('/api/auth/providers')).json()).toEqual({ providers: [], passwordSignup: true })
+      await expectError(plain.app.request('/api/auth/oidc/default/start'), 404, 'Provider not found.')
+    } finally {
+      await plain.close()
+    }
+    await expectError(t.app.request('/api/auth/oidc/other/start'), 404, 'Provider not found.')
+  })
+})
+
+describe('signing in', () => {
+  test('the authorization request: code flow with PKCE (S256), state, nonce, openid email scope', async () => {
+    const { location } = await start()
+    expect(location.origin).toBe(idp.issuer)
+    const p = location.searchParams
+    expect(p.get('response_type')).toBe('code')
+    expect(p.get('client_id')).toBe(idp.clientId)
+    expect(p.get('redirect_uri')).toBe(CALLBACK)
+    expect(p.get('code_challenge_method')).toBe('S256')
+    expect(p.get('code_challenge')).toMatch(/^[\w-]{43}$/)
+    expect(p.get('state')!.length).toBeGreaterThan(20)
+    expect(p.get('nonce')!.length).toBeGreaterThan(20)
+    expect(p.get('scope')).toBe('openid email')
+  })
+
+  test('a new verified e-mail creates a verified account without a password and signs in to `next`', async () => {
+    const email = newEmail()
+    const result = await signIn(idpUser(email), '/music?tab=jobs')
+    expect(result.status).toBe(302)
+    expect(result.location).toBe('/music?tab=jobs')
+    expect(await whoIs(result.session)).toBe(email)
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email))
+    expect(row!.verifiedAt).toBeInstanceOf(Date)
+    expect(row!.passwordHash).toBeNull()
+    expect(await t.ctx.db.select().from(userIdentities).where(eq(userIdentities.userId, row!.id))).toHaveLength(1)
+    // no password to sign in with
+    await expectError(new Client(t).post('/api/auth/login', { email, password: 'anything at all' }), 401, 'Incorrect email or password.')
+  })
+
+  test('an existing password account with that e-mail is linked; both ways keep working; later sign-ins follow the subject', async () => {
+    const { email, password } = await signUp(t)
+    const [before] = await t.ctx.db.select().from(users).where(eq(users.email, email))
+    const login = idpUser(email)
+    const first = await signIn(login)
+    expect(first.location).toBe('/')
+    expect(await whoIs(first.session)).toBe(email)
+    expect((await t.ctx.db.select().from(userIdentities).where(eq(userIdentities.userId, before!.id)))[0]!.subject).toBe(login)
+    expect((await new Client(t).post('/api/auth/login', { email, password })).status).toBe(200)
+    // the provider's e-mail changes: the link by subject still signs into the same account
+    idp.users.set(login, { email: newEmail(), emailVerified: true })
+    expect(await whoIs((await signIn(login)).session)).toBe(email)
+    expect(await t.ctx.db.select().from(users).where(eq(users.id, before!.id))).toHaveLength(1)
+  })
+
+  test('a pending (unverified) password account with that e-mail is replaced, its password stops working', async () => {
+    const email = newEmail()
+    expect((await new Client(t).post('/api/auth/create', { email, password: 'squatter-pass' })).status).toBe(204)
+    const result = await signIn(idpUser(email))
+    expect(await whoIs(result.session)).toBe(email)
+    const rows = await t.ctx.db.select().from(users).where(eq(users.email, email))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.verifiedAt).toBeInstanceOf(Date)
+    await expectError(new Client(t).post('/api/auth/login', { email, password: 'squatter-pass' }), 401, 'Incorrect email or password.')
+  })
+})
+
+describe('refused', () => {
+  test('an unverified provider e-mail: back to the login page with a reason, no account', async () => {
+    const email = newEmail()
+    const result = await signIn(idpUser(email, false))
+    expect(result).toEqual({ status: 302, location: '/login?oidc_error=unverified', session: null })
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toEqual([])
+  })
+
+  test('a tampered or missing state, or a replayed callback', async () => {
+    const login = idpUser(newEmail())
+    const { cookie, location } = await start()
+    const back = await signInAtProvider(location.toString(), login)
+    const tampered = new URL(back)
+    tampered.searchParams.set('state', `${back.searchParams.get('state')}x`)
+    expect(await callback(tampered, cookie)).toEqual({ status: 302, location: '/login?oidc_error=state', session: null })
+    // without the attempt cookie (another browser) or with a forged one
+    expect((await callback(back, '')).location).toBe('/login?oidc_error=state')
+    expect((await callback(back, 'tunefeed_oidc=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).location).toBe('/login?oidc_error=state')
+    // the real one still works once, since the code was not spent
+    const ok = await callback(back, cookie)
+    expect(ok.location).toBe('/')
+    expect(ok.session).toBeTruthy()
+  })
+
+  test('an ID token with another nonce (the request was altered on the way)', async () => {
+    const { cookie, location } = await start()
+    location.searchParams.set('nonce', 'nonce-from-somewhere-else-0123456789')
+    const result = await callback(await signInAtProvider(location.toString(), idpUser(newEmail())), cookie)
+    expect(result).toEqual({ status: 302, location: '/login?oidc_error=failed', session: null })
+  })
+
+  test('an ID token that is expired, for another client, from another issuer, or signed with a key the provider did not publish', async () => {
+    try {
+      for (const mode of ['expired', 'other-audience', 'other-issuer', 'foreign-key'] as const) {
+        idp.idTokens = mode
+        const email = newEmail()
+        expect(await signIn(idpUser(email))).toEqual({ status: 302, location: '/login?oidc_error=failed', session: null })
+        expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toEqual([])
+      }
+    } finally {
+      idp.idTokens = 'normal'
+    }
+  })
+
+  test('an off-site `next` is refused before anything starts (422)', async () => {
+    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'music', '/\u0000x']) {
+      expect(await expectError(t.app.request(`/api/auth/oidc/default/start?next=${encodeURIComponent(next)}`), 422)).toContain('next')
+    }
+  })
+
+  test('the user cancelled at the provider', async () => {
+    const { cookie, location } = await start()
+    const back = new URL(CALLBACK)
+    back.searchParams.set('error', 'access_denied')
+    back.searchParams.set('state', location.searchParams.get('state')!)
+    expect(await callback(back, cookie)).toEqual({ status: 302, location: '/login?oidc_error=denied', session: null })
+  })
+
+  test('an unreachable provider: back to the login page', async () => {
+    const down = await createTestApp({ env: { OIDC_ISSUER: 'http://127.0.0.1:9/', OIDC_CLIENT_ID: 'x' } })
+    try {
+      const res = await down.app.request('/api/auth/oidc/default/start')
+      expect(res.status).toBe(302)
+      expect(res.headers.get('location')).toBe('/login?oidc_error=unavailable')
+    } finally {
+      await down.close()
+    }
+  })
+})
