@@ -1,0 +1,70 @@
+// Tunefeed service worker: keeps the app shell (the page and its built files) so the installed
+// app opens without a network; never caches API data. See docs/decisions/073-installable-app.md.
+const CACHE = 'tunefeed-shell-v1'
+const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png']
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  )
+})
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  )
+})
+
+/** Only what the shell is made of: same-origin GETs outside /api and /metrics. */
+function isShell(url, request) {
+  return (
+    request.method === 'GET' &&
+    url.origin === self.location.origin &&
+    !url.pathname.startsWith('/api/') &&
+    url.pathname !== '/api' &&
+    !url.pathname.startsWith('/metrics')
+  )
+}
+
+async function keep(request, response) {
+  if (response.ok && response.type === 'basic' && !response.redirected) {
+    const cache = await caches.open(CACHE)
+    await cache.put(request, response.clone())
+  }
+  return response
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request
+  const url = new URL(request.url)
+  if (!isShell(url, request)) return // the network as usual: API calls, sockets, media, other sites
+  if (request.mode === 'navigate') {
+    // pages: the network first (fresh index.html), the cached shell when offline
+    event.respondWith(
+      fetch(request)
+        .then((res) => (res.ok ? keep('/', res) : res))
+        .catch(async () => (await caches.match('/')) ?? Response.error()),
+    )
+    return
+  }
+  if (url.pathname.startsWith('/assets/')) {
+    // built files have content hashes in their names: a cached one never changes
+    event.respondWith(caches.match(request).then((hit) => hit ?? fetch(request).then((res) => keep(request, res))))
+    return
+  }
+  // icons, manifest: the cached copy at once, refreshed in the background
+  event.respondWith(
+    caches.match(request).then((hit) => {
+      const fresh = fetch(request)
+        .then((res) => keep(request, res))
+        .catch(() => hit ?? Response.error())
+      return hit ?? fresh
+    }),
+  )
+})
