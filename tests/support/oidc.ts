@@ -24,17 +24,28 @@ export interface TestOidc {
   /** Known logins (the `sub`) and their claims; add users at any time. */
   users: Map<string, TestOidcUser>
   idTokens: 'normal' | 'expired' | 'foreign-key' | 'other-audience' | 'other-issuer'
+  /** The client's registered callbacks; may be added to until the provider's first request. */
+  redirectUris: string[]
   stop(): Promise<void>
 }
 
-export async function startOidcProvider(redirectUris: string[]): Promise<TestOidc> {
+export async function startOidcProvider(redirectUris: string[] = []): Promise<TestOidc> {
   let handler: ((req: never, res: never) => void) | null = null
-  const server: Server = createServer((req, res) => handler!(req as never, res as never))
+  // the provider is built at its first request, so a test can register the app's callback once the app listens
+  const server: Server = createServer((req, res) => {
+    handler ??= build()
+    handler(req as never, res as never)
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true })
-  const signing: JWK = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }
+  const signing: JWK = {
+    ...(await exportJWK(privateKey)),
+    kid: 'test-key',
+    alg: 'RS256',
+    use: 'sig',
+  }
   const foreign = (await generateKeyPair('RS256')).privateKey
 
   const users = new Map<string, TestOidcUser>()
@@ -44,49 +55,65 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
     clientSecret: 'tunefeed-client-secret',
     users,
     idTokens: 'normal',
+    redirectUris,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: state.clientId,
-        client_secret: state.clientSecret,
-        redirect_uris: redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-      },
-    ],
-    jwks: { keys: [signing] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    pkce: { required: () => true },
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
-    features: { devInteractions: { enabled: true } },
-    async findAccount(_ctx, sub) {
-      const user = users.get(sub)
-      if (!user) return undefined
-      return { accountId: sub, claims: async () => ({ sub, email: user.email, email_verified: user.emailVerified }) }
-    },
-  })
-  provider.on('server_error', (_ctx: unknown, err: Error) => console.error('oidc-provider:', err))
   const providerKey = await importJWK(signing, 'RS256')
-  provider.use(async (ctx, next) => {
-    await next()
-    const body = ctx.body as { id_token?: string } | undefined
-    if (ctx.path !== '/token' || !body?.id_token || state.idTokens === 'normal') return
-    const claims = decodeJwt(body.id_token)
-    const now = Math.floor(Date.now() / 1000)
-    const changes = {
-      expired: { iat: now - 7200, exp: now - 3600 },
-      'other-audience': { aud: 'another-client' },
-      'other-issuer': { iss: 'http://127.0.0.1:9' },
-      'foreign-key': {},
-    }[state.idTokens]
-    body.id_token = await new SignJWT({ ...claims, ...changes })
-      .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
-      .sign(state.idTokens === 'foreign-key' ? foreign : providerKey)
-  })
-  handler = provider.callback() as never
+  const build = () => {
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: state.clientId,
+          client_secret: state.clientSecret,
+          redirect_uris: state.redirectUris,
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+      jwks: { keys: [signing] },
+      claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+      pkce: { required: () => true },
+      ttl: {
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+        AccessToken: 600,
+        IdToken: 600,
+      },
+      features: { devInteractions: { enabled: true } },
+      async findAccount(_ctx, sub) {
+        const user = users.get(sub)
+        if (!user) return undefined
+        return {
+          accountId: sub,
+          claims: async () => ({
+            sub,
+            email: user.email,
+            email_verified: user.emailVerified,
+          }),
+        }
+      },
+    })
+    provider.on('server_error', (_ctx: unknown, err: Error) => console.error('oidc-provider:', err))
+    provider.use(async (ctx, next) => {
+      await next()
+      const body = ctx.body as { id_token?: string } | undefined
+      if (ctx.path !== '/token' || !body?.id_token || state.idTokens === 'normal') return
+      const claims = decodeJwt(body.id_token)
+      const now = Math.floor(Date.now() / 1000)
+      const changes = {
+        expired: { iat: now - 7200, exp: now - 3600 },
+        'other-audience': { aud: 'another-client' },
+        'other-issuer': { iss: 'http://127.0.0.1:9' },
+        'foreign-key': {},
+      }[state.idTokens]
+      body.id_token = await new SignJWT({ ...claims, ...changes })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
+        .sign(state.idTokens === 'foreign-key' ? foreign : providerKey)
+    })
+    return provider.callback() as never
+  }
   return state
 }
 
@@ -118,7 +145,11 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
   let url = new URL(authorizationUrl)
   let init: RequestInit = {}
   for (let step = 0; step < 20; step++) {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as object), cookie: jar.header() } })
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as object), cookie: jar.header() },
+    })
     jar.take(res)
     const location = res.headers.get('location')
     if (res.status >= 300 && res.status < 400 && location) {
@@ -139,7 +170,11 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
       form.set('password', password)
     }
     url = new URL(action.replace(/&amp;/g, '&'), url)
-    init = { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+    init = {
+      method: 'POST',
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }
   }
   throw new Error('too many steps at the provider')
 }
