@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import type { MusicJob, MusicTags } from '../../../../src/music/schema.ts'
+import type { MusicJob, MusicTags } from '#server/music/schema.ts'
 import { api, request } from '~/lib/api.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import { JOBS_PER_PAGE } from './form.ts'

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { styled } from 'styled-system/jsx'
-import { webdavAccount } from '../../../../../src/webdav/schema.ts'
+import { webdavAccount } from '#server/webdav/schema.ts'
 import { Button } from '~/components/ui/button.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
 import { z } from 'zod'
-import { createAccount } from '../../../../../src/auth/schema.ts'
+import { createAccount } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { Checkbox } from '~/components/ui/checkbox.tsx'

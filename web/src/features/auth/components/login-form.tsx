@@ -1,6 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
-import { credentials } from '../../../../../src/auth/schema.ts'
+import { credentials } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { TextField } from '~/components/ui/field.tsx'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
-import { resetPassword, sendReset } from '../../../../../src/auth/schema.ts'
+import { resetPassword, sendReset } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { DialogPanel, DialogRoot, DialogTrigger } from '~/components/ui/dialog.tsx'
