@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { webdavAccount } from '#server/webdav/schema.ts'
 import { Button } from '~/components/ui/button.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useSaveWebdav } from '../api.ts'
 import { DeleteWebdavDialog } from './delete-webdav-dialog.tsx'
 
@@ -50,10 +51,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
           {errorText(save.error)}
         </styled.p>
       )}
-      <styled.div display="flex" gap="3">
-        <Button type="submit" loading={save.isPending}>
-          Save
-        </Button>
+      <FormActions submit="Save" submitProps={{ loading: save.isPending }}>
         <Button
           variant="outline"
           colorPalette="red"
@@ -67,7 +65,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
         >
           Delete
         </Button>
-      </styled.div>
+      </FormActions>
       <DeleteWebdavDialog open={deleteOpen} onOpenChange={setDeleteOpen} />
     </styled.form>
   )

@@ -4,11 +4,12 @@ import { z } from 'zod'
 import { createAccount } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { Checkbox } from '~/components/ui/checkbox.tsx'
 import { TextLink } from '~/components/ui/text-link.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useCreateAccount } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 
@@ -64,20 +65,14 @@ export function CreateAccountForm() {
             </styled.span>
           )}
         </styled.div>
-        <styled.div display="flex" gap="3">
-          <Button type="submit" loading={create.isPending}>
-            Submit
-          </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              form.reset()
-              create.reset()
-            }}
-          >
-            Clear
-          </Button>
-        </styled.div>
+        <FormActions
+          submit="Submit"
+          submitProps={{ loading: create.isPending }}
+          onClear={() => {
+            form.reset()
+            create.reset()
+          }}
+        />
         <styled.div borderTopWidth="1px" pt="5" display="flex" alignItems="center" justifyContent="space-between" gap="3">
           <styled.span color="fg.muted" textStyle="sm">
             Already have an account?

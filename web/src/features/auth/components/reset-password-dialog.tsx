@@ -3,10 +3,11 @@ import { styled } from 'styled-system/jsx'
 import { resetPassword, sendReset } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { DialogPanel, DialogRoot, DialogTrigger } from '~/components/ui/dialog.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useResetPassword, useSendReset } from '../api.ts'
 
 /**
@@ -80,9 +81,7 @@ function SendResetStep({ onSent }: { onSent: () => void }) {
     >
       {send.isError && <Alert status="error">{errorText(send.error)}</Alert>}
       <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
-      <Button type="submit" loading={send.isPending} alignSelf="flex-end">
-        Send Reset Email
-      </Button>
+      <FormActions align="end" submit="Send Reset Email" submitProps={{ loading: send.isPending }} />
     </styled.form>
   )
 }
@@ -111,9 +110,7 @@ function NewPasswordStep() {
       )}
       <TextField label="Token" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
       <TextField label="New Password" type="password" autoComplete="new-password" required {...form.text('password')} />
-      <Button type="submit" loading={reset.isPending} disabled={reset.isSuccess} alignSelf="flex-end">
-        Reset Password
-      </Button>
+      <FormActions align="end" submit="Reset Password" submitProps={{ loading: reset.isPending, disabled: reset.isSuccess }} />
     </styled.form>
   )
 }

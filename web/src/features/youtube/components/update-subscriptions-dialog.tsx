@@ -3,8 +3,8 @@ import { UploadIcon } from 'lucide-react'
 import { type FormEvent, useId, useRef, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
-import { Button } from '~/components/ui/button.tsx'
 import { DialogPanel, DialogRoot } from '~/components/ui/dialog.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
 import { errorText } from '~/lib/api.ts'
@@ -63,11 +63,7 @@ function AddSubscriptionForm() {
         autoComplete="off"
         required
       />
-      <styled.div display="flex" justifyContent="flex-end">
-        <Button type="submit" loading={subscribe.isPending} disabled={!value.trim()}>
-          Subscribe
-        </Button>
-      </styled.div>
+      <FormActions align="end" submit="Subscribe" submitProps={{ loading: subscribe.isPending, disabled: !value.trim() }} />
       {subscribe.isSuccess && <Alert status="success">Added Subscription Successfully</Alert>}
       {subscribe.isError && <Alert status="error">{errorText(subscribe.error)}</Alert>}
     </styled.form>
@@ -125,12 +121,16 @@ function ImportSubscriptionsForm() {
           },
         }}
       />
-      <styled.div display="flex" justifyContent="flex-end">
-        <Button type="submit" variant="outline" loading={importer.isPending} disabled={!file}>
-          <UploadIcon />
-          Import
-        </Button>
-      </styled.div>
+      <FormActions
+        align="end"
+        submit={
+          <>
+            <UploadIcon />
+            Import
+          </>
+        }
+        submitProps={{ variant: 'outline', loading: importer.isPending, disabled: !file }}
+      />
       {result && (
         <Alert status="success" title="Import finished">
           {IMPORT_FORMATS[result.format]}: {result.added} added, {result.alreadyPresent} already subscribed, {result.notFound} not found.
@@ -164,11 +164,7 @@ function UserChannelForm() {
         helperText="Your own channel: its public subscriptions are added here and kept in sync."
         required
       />
-      <styled.div display="flex" justifyContent="flex-end">
-        <Button type="submit" loading={update.isPending} disabled={!value.trim()}>
-          Update
-        </Button>
-      </styled.div>
+      <FormActions align="end" submit="Update" submitProps={{ loading: update.isPending, disabled: !value.trim() }} />
       {update.isSuccess && <Alert status="success">Updated Channel Successfully</Alert>}
       {update.isError && <Alert status="error">{errorText(update.error)}</Alert>}
     </styled.form>
