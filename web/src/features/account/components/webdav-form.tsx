@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { webdavAccount } from '#server/webdav/schema.ts'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
@@ -31,13 +32,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
   }, [saved])
 
   return (
-    <styled.form
-      noValidate
-      display="flex"
-      flexDirection="column"
-      gap="5"
-      onSubmit={form.handleSubmit((data) => save.mutate(data))}
-    >
+    <Form onSubmit={form.handleSubmit((data) => save.mutate(data))}>
       <TextField label="Username" autoComplete="off" required {...form.text('username')} />
       <TextField label="Password" type="password" autoComplete="new-password" required {...form.text('password')} />
       <TextField label="URL" type="url" placeholder="https://dav.example.com/remote.php/dav/files/me/" required {...form.text('url')} />
@@ -67,6 +62,6 @@ export function WebdavForm({ saved }: { saved: Saved }) {
         </Button>
       </FormActions>
       <DeleteWebdavDialog open={deleteOpen} onOpenChange={setDeleteOpen} />
-    </styled.form>
+    </Form>
   )
 }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { createAccount } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
 import { Checkbox } from '~/components/ui/checkbox.tsx'
 import { TextLink } from '~/components/ui/text-link.tsx'
@@ -26,13 +27,7 @@ export function CreateAccountForm() {
 
   return (
     <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
-      <styled.form
-        noValidate
-        display="flex"
-        flexDirection="column"
-        gap="5"
-        onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}
-      >
+      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}>
         {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
         {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
         <TextField label="Email" type="email" autoComplete="email" required {...form.text('email')} />
@@ -81,7 +76,7 @@ export function CreateAccountForm() {
             <Link to="/login">Login</Link>
           </Button>
         </styled.div>
-      </styled.form>
+      </Form>
     </AuthCard>
   )
 }

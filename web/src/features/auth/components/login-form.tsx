@@ -3,6 +3,7 @@ import { styled } from 'styled-system/jsx'
 import { credentials } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
@@ -31,7 +32,7 @@ export function LoginForm({ next }: { next?: string }) {
 
   return (
     <AuthCard title="Login" description="Sign in to your Tunefeed account.">
-      <styled.form onSubmit={submit} noValidate display="flex" flexDirection="column" gap="5">
+      <Form onSubmit={submit}>
         {login.isError && <Alert status="error">{errorText(login.error)}</Alert>}
         <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
         <TextField label="Password" type="password" autoComplete="current-password" required {...form.text('password')} />
@@ -55,7 +56,7 @@ export function LoginForm({ next }: { next?: string }) {
             <Link to="/create">Create Account</Link>
           </Button>
         </styled.div>
-      </styled.form>
+      </Form>
     </AuthCard>
   )
 }

@@ -3,6 +3,7 @@ import { styled } from 'styled-system/jsx'
 import { resetPassword, sendReset } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
 import { DialogPanel, DialogRoot, DialogTrigger } from '~/components/ui/dialog.tsx'
 import { TextField } from '~/components/ui/field.tsx'
@@ -72,17 +73,11 @@ function SendResetStep({ onSent }: { onSent: () => void }) {
   const send = useSendReset()
   const form = useForm({ initialValues: { email: '' }, schema: sendReset, required: ['email'] })
   return (
-    <styled.form
-      noValidate
-      display="flex"
-      flexDirection="column"
-      gap="4"
-      onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }))}
-    >
+    <Form gap="4" onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }))}>
       {send.isError && <Alert status="error">{errorText(send.error)}</Alert>}
       <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
       <FormActions align="end" submit="Send Reset Email" submitProps={{ loading: send.isPending }} />
-    </styled.form>
+    </Form>
   )
 }
 
@@ -94,13 +89,7 @@ function NewPasswordStep() {
     required: ['token', 'password'],
   })
   return (
-    <styled.form
-      noValidate
-      display="flex"
-      flexDirection="column"
-      gap="4"
-      onSubmit={form.handleSubmit((data) => reset.mutate(data))}
-    >
+    <Form gap="4" onSubmit={form.handleSubmit((data) => reset.mutate(data))}>
       {reset.isSuccess ? (
         <Alert status="success">Password reset Successfully !</Alert>
       ) : reset.isError ? (
@@ -111,6 +100,6 @@ function NewPasswordStep() {
       <TextField label="Token" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
       <TextField label="New Password" type="password" autoComplete="new-password" required {...form.text('password')} />
       <FormActions align="end" submit="Reset Password" submitProps={{ loading: reset.isPending, disabled: reset.isSuccess }} />
-    </styled.form>
+    </Form>
   )
 }

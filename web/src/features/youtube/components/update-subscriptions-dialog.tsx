@@ -42,16 +42,24 @@ export function UpdateSubscriptionsDialog({ open, onOpenChange }: UpdateSubscrip
   )
 }
 
-function AddSubscriptionForm() {
-  const subscribe = useSubscribe()
+/**
+ * A channel id or handle typed into one field and sent as typed (SPEC 5); the field
+ * empties on success. The form stays inside the dialog (no outer form submits).
+ */
+function useChannelInput(mutation: { mutate(value: string, options: { onSuccess(): void }): void }) {
   const [value, setValue] = useState('')
   const submit = (e: FormEvent) => {
     e.preventDefault()
     e.stopPropagation()
     if (!value.trim()) return
-    // SPEC 5: the channel id or handle is submitted as typed
-    subscribe.mutate(value, { onSuccess: () => setValue('') })
+    mutation.mutate(value, { onSuccess: () => setValue('') })
   }
+  return { value, onChange: (e: { target: { value: string } }) => setValue(e.target.value), submit, empty: !value.trim() }
+}
+
+function AddSubscriptionForm() {
+  const subscribe = useSubscribe()
+  const { value, onChange, submit, empty } = useChannelInput(subscribe)
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="Add subscription">
       <TextField
@@ -59,11 +67,11 @@ function AddSubscriptionForm() {
         name="channel_id"
         placeholder="UC… or @handle"
         value={value}
-        onChange={(e) => setValue(e.target.value)}
+        onChange={onChange}
         autoComplete="off"
         required
       />
-      <FormActions align="end" submit="Subscribe" submitProps={{ loading: subscribe.isPending, disabled: !value.trim() }} />
+      <FormActions align="end" submit="Subscribe" submitProps={{ loading: subscribe.isPending, disabled: empty }} />
       {subscribe.isSuccess && <Alert status="success">Added Subscription Successfully</Alert>}
       {subscribe.isError && <Alert status="error">{errorText(subscribe.error)}</Alert>}
     </styled.form>
@@ -144,13 +152,7 @@ function ImportSubscriptionsForm() {
 function UserChannelForm() {
   const current = useQuery(userChannelQuery)
   const update = useUpdateUserChannel()
-  const [value, setValue] = useState('')
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    e.stopPropagation()
-    if (!value.trim()) return
-    update.mutate(value, { onSuccess: () => setValue('') })
-  }
+  const { value, onChange, submit, empty } = useChannelInput(update)
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="User channel">
       <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isPending ? 'Loading…' : 'None'} readOnly />
@@ -159,12 +161,12 @@ function UserChannelForm() {
         name="channel_id"
         placeholder="UC… or @handle"
         value={value}
-        onChange={(e) => setValue(e.target.value)}
+        onChange={onChange}
         autoComplete="off"
         helperText="Your own channel: its public subscriptions are added here and kept in sync."
         required
       />
-      <FormActions align="end" submit="Update" submitProps={{ loading: update.isPending, disabled: !value.trim() }} />
+      <FormActions align="end" submit="Update" submitProps={{ loading: update.isPending, disabled: empty }} />
       {update.isSuccess && <Alert status="success">Updated Channel Successfully</Alert>}
       {update.isError && <Alert status="error">{errorText(update.error)}</Alert>}
     </styled.form>
