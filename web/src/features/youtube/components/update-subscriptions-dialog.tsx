@@ -54,23 +54,23 @@ function useChannelInput(mutation: { mutate(value: string, options: { onSuccess(
     if (!value.trim()) return
     mutation.mutate(value, { onSuccess: () => setValue('') })
   }
-  return { value, onChange: (e: { target: { value: string } }) => setValue(e.target.value), submit, empty: !value.trim() }
+  const field = {
+    name: 'channel_id',
+    placeholder: 'UC… or @handle',
+    value,
+    onChange: (e: { target: { value: string } }) => setValue(e.target.value),
+    autoComplete: 'off',
+    required: true,
+  }
+  return { field, submit, empty: !value.trim() }
 }
 
 function AddSubscriptionForm() {
   const subscribe = useSubscribe()
-  const { value, onChange, submit, empty } = useChannelInput(subscribe)
+  const { field, submit, empty } = useChannelInput(subscribe)
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="Add subscription">
-      <TextField
-        label="Channel ID or Handle"
-        name="channel_id"
-        placeholder="UC… or @handle"
-        value={value}
-        onChange={onChange}
-        autoComplete="off"
-        required
-      />
+      <TextField label="Channel ID or Handle" {...field} />
       <FormActions align="end" submit="Subscribe" submitProps={{ loading: subscribe.isPending, disabled: empty }} />
       {subscribe.isSuccess && <Alert status="success">Added Subscription Successfully</Alert>}
       {subscribe.isError && <Alert status="error">{errorText(subscribe.error)}</Alert>}
@@ -152,20 +152,11 @@ function ImportSubscriptionsForm() {
 function UserChannelForm() {
   const current = useQuery(userChannelQuery)
   const update = useUpdateUserChannel()
-  const { value, onChange, submit, empty } = useChannelInput(update)
+  const { field, submit, empty } = useChannelInput(update)
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="User channel">
       <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isPending ? 'Loading…' : 'None'} readOnly />
-      <TextField
-        label="Channel ID"
-        name="channel_id"
-        placeholder="UC… or @handle"
-        value={value}
-        onChange={onChange}
-        autoComplete="off"
-        helperText="Your own channel: its public subscriptions are added here and kept in sync."
-        required
-      />
+      <TextField label="Channel ID" helperText="Your own channel: its public subscriptions are added here and kept in sync." {...field} />
       <FormActions align="end" submit="Update" submitProps={{ loading: update.isPending, disabled: empty }} />
       {update.isSuccess && <Alert status="success">Updated Channel Successfully</Alert>}
       {update.isError && <Alert status="error">{errorText(update.error)}</Alert>}
