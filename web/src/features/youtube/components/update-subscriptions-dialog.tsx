@@ -43,8 +43,9 @@ export function UpdateSubscriptionsDialog({ open, onOpenChange }: UpdateSubscrip
 }
 
 /**
- * A channel id or handle typed into one field and sent as typed (SPEC 5); the field
- * empties on success. The form stays inside the dialog (no outer form submits).
+ * A channel id or handle typed into one field and sent as typed
+ * (docs/product.md#channel-fields); the field empties on success. The form stays
+ * inside the dialog (no outer form submits).
  */
 function useChannelInput(mutation: { mutate(value: string, options: { onSuccess(): void }): void }) {
   const [value, setValue] = useState('')
