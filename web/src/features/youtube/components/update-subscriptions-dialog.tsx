@@ -13,7 +13,7 @@ import { useImportSubscriptions, useSubscribe, useUpdateUserChannel, userChannel
 export type UpdateSubscriptionsDialogProps = { open: boolean; onOpenChange(open: boolean): void }
 
 /**
- * SPEC 2 'Update Subscriptions' modal: the 'Subscriptions' tab adds a channel
+ * docs/product.md#subscriptions-page: the 'Update Subscriptions' modal: the 'Subscriptions' tab adds a channel
  * by id or handle (and imports a subscriptions file); the 'User Channel' tab
  * connects the personal channel whose public subscriptions sync.
  */
