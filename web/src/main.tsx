@@ -7,8 +7,10 @@ import './index.css'
 import { watchSessionExpiry } from './lib/session-expiry.ts'
 import { queryClient } from './lib/query-client.ts'
 import { router } from './router.tsx'
+import { registerServiceWorker } from './lib/service-worker.ts'
 
 watchSessionExpiry(queryClient, router)
+registerServiceWorker()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -45,3 +45,45 @@ export function useLogout() {
     },
   })
 }
+
+/** The user's API tokens (never the tokens themselves: only the server's hash is kept). */
+export const apiTokensQuery = queryOptions({
+  queryKey: queryKeys.apiToken.list(),
+  queryFn: () => request(api.auth.tokens.$get()),
+})
+
+export function useCreateApiToken() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (json: { name: string }) => request(api.auth.tokens.$post({ json })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiToken.all }),
+  })
+}
+
+export function useRevokeApiToken() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => request(api.auth.tokens[':id'].$delete({ param: { id } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiToken.all }),
+  })
+}
+
+/** Changes the password; the server keeps this session and ends the others. */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (json: { currentPassword: string; password: string }) => request(api.auth.password.$put({ json })),
+  })
+}
+
+/** Deletes the account and everything in it, then leaves for the login page and drops every cached query. */
+export function useDeleteAccount() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useMutation({
+    mutationFn: (json: { password: string }) => request(api.auth.account.$delete({ json })),
+    onSuccess: async () => {
+      await navigate({ to: '/login', replace: true })
+      queryClient.clear()
+    },
+  })
+}

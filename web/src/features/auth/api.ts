@@ -50,3 +50,17 @@ export const verifyAccountQuery = (token: string) =>
     retry: false,
     refetchOnReconnect: false,
   })
+
+/** Identity providers to sign in with (`Sign in with {OIDC_NAME}`), and whether password sign-up is on. */
+export const providersQuery = queryOptions({
+  queryKey: queryKeys.authProvider.all,
+  queryFn: () => request(api.auth.providers.$get()),
+  staleTime: Number.POSITIVE_INFINITY,
+})
+
+/** Mails a new verification link to a pending account (the server answers the same for any address). */
+export function useSendVerification() {
+  return useMutation({
+    mutationFn: (json: { email: string }) => request(api.auth.sendverify.$post({ json })),
+  })
+}

@@ -2,6 +2,8 @@ import { searchValidator } from '~/lib/search-params.ts'
 
 export type MusicPrefill = {
   videoUrl?: string
+  /** A share's text (web/public/manifest.webmanifest `share_target`): its first link fills Video URL. */
+  sharedText?: string
   title?: string
   artist?: string
   artworkUrl?: string
@@ -22,4 +24,15 @@ function text(v: unknown): string | undefined {
  *
  *     <Link to="/music/downloader" search={{ videoUrl, title, artist, artworkUrl }}>Save as track</Link>
  */
-export const musicDownloaderSearch = searchValidator<MusicPrefill>({ videoUrl: text, title: text, artist: text, artworkUrl: text })
+export const musicDownloaderSearch = searchValidator<MusicPrefill>({
+  videoUrl: text,
+  sharedText: text,
+  title: text,
+  artist: text,
+  artworkUrl: text,
+})
+
+/** The link a prefill carries: `videoUrl`, else the first http(s) link in a shared text ("Title https://…"). */
+export function prefillLink(prefill: MusicPrefill): string | undefined {
+  return prefill.videoUrl || /https?:\/\/[^\s<>"]+/i.exec(prefill.sharedText ?? '')?.[0]
+}

@@ -16,14 +16,15 @@ import {
   type Source,
   validateMusicForm,
 } from './form.ts'
-import type { MusicPrefill } from './search.ts'
+import { type MusicPrefill, prefillLink } from './search.ts'
 import { useDebouncedValue } from '~/hooks/use-debounced-value.ts'
 
 function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormValues {
   const next = { ...values }
-  if (prefill.videoUrl) {
+  const link = prefillLink(prefill)
+  if (link) {
     next.source = 'url'
-    next.videoUrl = prefill.videoUrl
+    next.videoUrl = link
   }
   if (prefill.title) {
     next.title = prefill.title

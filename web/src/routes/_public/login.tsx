@@ -4,11 +4,12 @@ import { optionalString, searchValidator } from '~/lib/search-params.ts'
 import { pageTitle } from '~/lib/page-title.ts'
 
 export const Route = createFileRoute('/_public/login')({
-  // `next`: the protected page (path and query) to return to after logging in
-  validateSearch: searchValidator<{ next?: string }>({ next: optionalString }),
+  // `next`: the protected page (path and query) to return to after logging in;
+  // `oidc_error`: why a sign-in through the identity provider failed (src/auth/oidc-routes.ts)
+  validateSearch: searchValidator<{ next?: string; oidc_error?: string }>({ next: optionalString, oidc_error: optionalString }),
   head: () => pageTitle('Login'),
   component: function LoginRoute() {
-    const { next } = Route.useSearch()
-    return <LoginForm next={next} />
+    const { next, oidc_error } = Route.useSearch()
+    return <LoginForm next={next} providerError={oidc_error} />
   },
 })

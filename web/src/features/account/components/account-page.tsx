@@ -2,17 +2,19 @@ import { Page } from '~/components/layout/page.tsx'
 import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
 import type { SessionUser } from '~/lib/session.ts'
 import { AccountTab } from './account-tab.tsx'
+import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (SPEC 2): tabs Account (default), WebDAV and Legal. */
+/** /account (SPEC 2): tabs Account (default), WebDAV and Legal; API Tokens (docs/product.md). */
 export function AccountPage({ user }: { user: SessionUser }) {
   return (
     <Page title="Account">
-      <TabsRoot defaultValue="account" lazyMount maxW="2xl">
+      <TabsRoot defaultValue="account" lazyMount unmountOnExit maxW="2xl">
         <TabsList>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
+          <TabsTrigger value="tokens">API Tokens</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
@@ -21,6 +23,9 @@ export function AccountPage({ user }: { user: SessionUser }) {
         </TabsContent>
         <TabsContent value="webdav">
           <WebdavTab />
+        </TabsContent>
+        <TabsContent value="tokens">
+          <ApiTokensTab />
         </TabsContent>
         <TabsContent value="legal">
           <LegalTab />

@@ -8,8 +8,10 @@ import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
 import type { SessionUser } from '~/lib/session.ts'
 import { useLogout } from '../api.ts'
+import { ChangePasswordForm } from './change-password-form.tsx'
+import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
-/** Read-only email and admin flag, and the red Logout button. */
+/** Read-only email and admin flag, the red Logout button; changing the password; deleting the account. */
 export function AccountTab({ user }: { user: SessionUser }) {
   const logout = useLogout()
   return (
@@ -25,6 +27,18 @@ export function AccountTab({ user }: { user: SessionUser }) {
             <LogOutIcon />
             Logout
           </Button>
+        </styled.div>
+        <styled.hr />
+        <ChangePasswordForm />
+        <styled.hr />
+        <styled.div display="flex" flexDirection="column" gap="3" alignItems="flex-start">
+          <styled.h2 textStyle="lg" fontWeight="semibold">
+            Leave Tunefeed
+          </styled.h2>
+          <styled.p color="fg.muted" textStyle="sm">
+            Deleting your account removes everything in it at once.
+          </styled.p>
+          <DeleteAccountDialog />
         </styled.div>
       </CardBody>
     </CardRoot>

@@ -6,15 +6,17 @@ import { Button } from '~/components/ui/button.tsx'
 import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
-import { errorText } from '~/lib/api.ts'
+import { errorText, isStatus } from '~/lib/api.ts'
 import { safeNext } from '~/lib/session.ts'
 import { useForm } from '~/hooks/use-form.ts'
 import { useLogin } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
+import { ProviderSignIn } from './provider-sign-in.tsx'
+import { ResendVerification } from './resend-verification.tsx'
 import { ResetPasswordDialog } from './reset-password-dialog.tsx'
 
 /** SPEC 2 Login: email, password; Submit, Clear, Create Account; the Reset Password dialog. */
-export function LoginForm({ next }: { next?: string }) {
+export function LoginForm({ next, providerError }: { next?: string; providerError?: string }) {
   const navigate = useNavigate()
   const login = useLogin()
   const form = useForm({
@@ -33,7 +35,11 @@ export function LoginForm({ next }: { next?: string }) {
   return (
     <AuthCard title="Login" description="Sign in to your Tunefeed account.">
       <Form onSubmit={submit}>
+        <ProviderSignIn next={safeNext(next)} failure={providerError} />
         {login.isError && <Alert status="error">{errorText(login.error)}</Alert>}
+        {login.isError && isStatus(login.error, 401) && errorText(login.error) === 'Account is unverified.' && (
+          <ResendVerification email={form.values.email} />
+        )}
         <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
         <TextField label="Password" type="password" autoComplete="current-password" required {...form.text('password')} />
         <FormActions

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchBrowser } from '../support/browser.ts'
+import { signUpOverHttp } from '../support/music.ts'
+import { startOidcProvider, type TestOidc } from '../support/oidc.ts'
+import { REPO_ROOT, type ServerProcess, startServerProcess } from '../support/server-process.ts'
+import { ensureWebBuild } from '../support/web-build.ts'
+
+// Account tools end to end: sign-in through a real OpenID provider (oidc-provider on
+// 127.0.0.1, its own login and consent forms), API tokens, password change and account
+// deletion, in Chromium against the real server process.
+
+const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
+let idp: TestOidc
+let server: ServerProcess
+let browser: Browser
+let dataDir: string
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-account-e2e-'))
+  ;[idp] = await Promise.all([startOidcProvider(), ensureWebBuild()])
+  ;[server, browser] = await Promise.all([
+    startServerProcess({
+      DATA_DIR: dataDir,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      OIDC_NAME: 'Pocket ID',
+      RATE_LIMIT_MAX: '1000',
+    }),
+    launchBrowser(),
+  ])
+  idp.redirectUris.push(`${server.url}/api/auth/oidc/default/callback`)
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await idp?.stop()
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function shot(page: Page, name: string) {
+  await page.waitForLoadState('networkidle')
+  await page.waitForTimeout(300)
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (err) => errors.push(err.message))
+  return { context, page, errors }
+}
+
+/** Through the provider's own pages: its login form, then its consent form. */
+async function atProvider(page: Page, login: string) {
+  await page.waitForURL((url) => url.origin === idp.issuer)
+  await page.getByPlaceholder('Enter any login').fill(login)
+  await page.getByPlaceholder('and password').fill('provider-password')
+  await page.getByRole('button', { name: 'Sign-in' }).click()
+  await page.getByRole('button', { name: 'Continue' }).click()
+}
+
+async function signedInWithCookie(cookie: string) {
+  const made = await newPage()
+  const [name, value] = cookie.split('=') as [string, string]
+  await made.context.addCookies([{ name, value, url: server.url }])
+  return made
+}
+
+describe('sign in with an identity provider', () => {
+  test('the login page offers it; a full sign-in creates the account and returns to the wanted page', async () => {
+    idp.users.set('ada', { email: 'ada@example.com', emailVerified: true })
+    const { context, page, errors } = await newPage()
+    await page.goto('/account')
+    await page.waitForURL((url) => url.pathname === '/login')
+    const button = page.getByRole('link', { name: 'Sign in with Pocket ID' })
+    await button.waitFor()
+    await shot(page, 'login-provider')
+    await button.click()
+    await atProvider(page, 'ada')
+    await page.waitForURL((url) => url.origin === server.url && url.pathname === '/account')
+    await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor()
+    expect(await page.getByLabel('Email').inputValue()).toBe('ada@example.com')
+    expect(errors).toEqual([])
+    await context.close()
+  }, 60_000)
+
+  test('an unverified provider e-mail is refused with a clear message', async () => {
+    idp.users.set('bob', { email: 'bob@example.com', emailVerified: false })
+    const { context, page } = await newPage()
+    await page.goto('/login')
+    await page.getByRole('link', { name: 'Sign in with Pocket ID' }).click()
+    await atProvider(page, 'bob')
+    await page.waitForURL((url) => url.origin === server.url && url.pathname === '/login')
+    await page.getByText('Your e-mail address at Pocket ID is not verified').waitFor()
+    await shot(page, 'login-provider-unverified')
+    await context.close()
+  }, 60_000)
+})
+
+describe('account tools', () => {
+  test('API tokens: create (shown once, copy), use, last use listed, revoke', async () => {
+    const cookie = await signUpOverHttp(server.url, dataDir)
+    const { context, page, errors } = await signedInWithCookie(cookie)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await page.goto('/account')
+    await page.getByRole('tab', { name: 'API Tokens' }).click()
+    await page.getByText('No tokens yet.').waitFor()
+    await page.getByLabel('Name').fill('iPhone Shortcut')
+    await page.getByRole('button', { name: 'Create Token' }).click()
+    const shown = page.getByLabel('New token')
+    await shown.waitFor()
+    const token = await shown.inputValue()
+    expect(token).toMatch(/^tf_[a-z2-7]{32}$/)
+    await page.getByRole('button', { name: 'Copy' }).click()
+    await page.getByRole('button', { name: 'Copied' }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token)
+    await shot(page, 'account-api-token-created')
+    const row = page.getByRole('listitem').filter({ hasText: 'iPhone Shortcut' })
+    await row.getByText('Never used').waitFor()
+
+    const list = await fetch(`${server.url}/api/music/jobs/list?page=1&per_page=5`, { headers: { authorization: `Bearer ${token}` } })
+    expect(list.status).toBe(200)
+    await page.reload()
+    await page.getByRole('tab', { name: 'API Tokens' }).click()
+    await row.getByText(/Last used/).waitFor()
+    await shot(page, 'account-api-tokens')
+
+    await row.getByRole('button', { name: 'Revoke iPhone Shortcut' }).click()
+    await page.getByText('No tokens yet.').waitFor()
+    expect((await fetch(`${server.url}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+    expect(errors).toEqual([])
+    await context.close()
+  }, 60_000)
+
+  test('change the password (other sessions end), then delete the account after confirming the password', async () => {
+    const cookie = await signUpOverHttp(server.url, dataDir)
+    const { context, page, errors } = await signedInWithCookie(cookie)
+    // a second session of the same account, elsewhere
+    const email = (await (await fetch(`${server.url}/api/auth/session`, { headers: { cookie } })).json()).email as string
+    const other = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'password123' }),
+    })
+    const otherCookie = other.headers.get('set-cookie')!.split(';')[0]!
+
+    await page.goto('/account')
+    await page.getByLabel('Current Password').fill('wrong password')
+    await page.getByLabel('New Password').fill('a brand new password')
+    await page.getByRole('button', { name: 'Change Password' }).click()
+    await page.getByText('Incorrect password.').waitFor()
+    await page.getByLabel('Current Password').fill('password123')
+    await page.getByRole('button', { name: 'Change Password' }).click()
+    await page.getByText('Password changed').waitFor()
+    await shot(page, 'account-password')
+    expect((await fetch(`${server.url}/api/auth/session`, { headers: { cookie: otherCookie } })).status).toBe(401)
+
+    await page.getByRole('button', { name: 'Delete Account' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Delete Account' })
+    await dialog.getByLabel('Password').fill('a brand new password')
+    await shot(page, 'account-delete')
+    await dialog.getByRole('button', { name: 'Delete Account' }).click()
+    await page.waitForURL((url) => url.pathname === '/login')
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'a brand new password' }),
+    })
+    expect(login.status).toBe(401)
+    expect(errors).toEqual([])
+    await context.close()
+  }, 60_000)
+})

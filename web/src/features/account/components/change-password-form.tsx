@@ -1,0 +1,44 @@
+import { styled } from 'styled-system/jsx'
+import { changePasswordBody } from '#server/auth/schema.ts'
+import { Form } from '~/components/ui/form.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
+import { TextField } from '~/components/ui/field.tsx'
+import { useForm } from '~/hooks/use-form.ts'
+import { errorText } from '~/lib/api.ts'
+import { useChangePassword } from '../api.ts'
+
+const empty = { currentPassword: '', password: '' }
+
+/** Account tab: current and new password; the server ends every other session. */
+export function ChangePasswordForm() {
+  const change = useChangePassword()
+  const form = useForm({ initialValues: empty, schema: changePasswordBody, required: ['currentPassword', 'password'] })
+  const submit = form.handleSubmit((data) => change.mutate(data, { onSuccess: () => form.reset() }))
+  return (
+    <Form onSubmit={submit} aria-labelledby="change-password-title">
+      <styled.h2 id="change-password-title" textStyle="lg" fontWeight="semibold">
+        Change Password
+      </styled.h2>
+      <TextField label="Current Password" type="password" autoComplete="current-password" required {...form.text('currentPassword')} />
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        helperText="At least 8 characters. Your other devices will be signed out."
+        {...form.text('password')}
+      />
+      {change.isSuccess && (
+        <styled.p color="green.text" textStyle="sm" fontWeight="medium" role="status">
+          Password changed
+        </styled.p>
+      )}
+      {change.isError && (
+        <styled.p color="fg.error" textStyle="sm" fontWeight="medium" role="alert">
+          {errorText(change.error)}
+        </styled.p>
+      )}
+      <FormActions submit="Change Password" submitProps={{ loading: change.isPending }} />
+    </Form>
+  )
+}
