@@ -103,6 +103,34 @@ describe('sign in with an identity provider', () => {
     await shot(page, 'login-provider-unverified')
     await context.close()
   }, 60_000)
+
+  test('SIGNUP=oidc-only: no password sign-up in the app', async () => {
+    const closedDir = mkdtempSync(join(tmpdir(), 'tunefeed-account-e2e-closed-'))
+    const closed = await startServerProcess({
+      DATA_DIR: closedDir,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      OIDC_NAME: 'Pocket ID',
+      SIGNUP: 'oidc-only',
+    })
+    try {
+      const context = await browser.newContext({ baseURL: closed.url, viewport: { width: 1280, height: 800 } })
+      const page = await context.newPage()
+      await page.goto('/login')
+      await page.getByRole('link', { name: 'Sign in with Pocket ID' }).waitFor()
+      expect(await page.getByRole('link', { name: 'Create Account' }).count()).toBe(0)
+      await page.goto('/create')
+      await page.getByText('Sign-up with a password is turned off.').waitFor()
+      await page.getByRole('link', { name: 'Sign in with Pocket ID' }).waitFor()
+      expect(await page.getByLabel('Password').count()).toBe(0)
+      await shot(page, 'create-oidc-only')
+      await context.close()
+    } finally {
+      await closed.stop()
+      rmSync(closedDir, { recursive: true, force: true })
+    }
+  }, 90_000)
 })
 
 describe('account tools', () => {

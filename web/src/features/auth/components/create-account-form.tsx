@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
 import { z } from 'zod'
@@ -11,13 +12,32 @@ import { TextLink } from '~/components/ui/text-link.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
 import { useForm } from '~/hooks/use-form.ts'
-import { useCreateAccount } from '../api.ts'
+import { providersQuery, useCreateAccount } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
+import { ProviderSignIn } from './provider-sign-in.tsx'
 
 const schema = createAccount.extend({ agree: z.literal(true, { error: 'Required' }) })
 
 /** SPEC 2 Create account: email, password, agree to the terms; Submit and Clear. */
 export function CreateAccountForm() {
+  const providers = useQuery(providersQuery)
+  if (providers.data?.passwordSignup === false) return <ProviderSignUp />
+  return <PasswordSignUp />
+}
+
+/** SIGNUP=oidc-only: accounts come from the identity provider. */
+function ProviderSignUp() {
+  return (
+    <AuthCard title="Create Account" description="Accounts are made by signing in with your identity provider.">
+      <styled.div display="flex" flexDirection="column" gap="5">
+        <Alert status="info">Sign-up with a password is turned off.</Alert>
+        <ProviderSignIn divider={false} />
+      </styled.div>
+    </AuthCard>
+  )
+}
+
+function PasswordSignUp() {
   const create = useCreateAccount()
   const form = useForm({
     initialValues: { email: '', password: '', agree: false as boolean },

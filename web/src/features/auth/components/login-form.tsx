@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
 import { credentials } from '#server/auth/schema.ts'
@@ -9,7 +10,7 @@ import { TextField } from '~/components/ui/field.tsx'
 import { errorText, isStatus } from '~/lib/api.ts'
 import { safeNext } from '~/lib/session.ts'
 import { useForm } from '~/hooks/use-form.ts'
-import { useLogin } from '../api.ts'
+import { providersQuery, useLogin } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 import { ProviderSignIn } from './provider-sign-in.tsx'
 import { ResendVerification } from './resend-verification.tsx'
@@ -19,6 +20,8 @@ import { ResetPasswordDialog } from './reset-password-dialog.tsx'
 export function LoginForm({ next, providerError }: { next?: string; providerError?: string }) {
   const navigate = useNavigate()
   const login = useLogin()
+  // SIGNUP=oidc-only: no password sign-up to point to
+  const providers = useQuery(providersQuery)
   const form = useForm({
     initialValues: { email: '', password: '' },
     schema: credentials,
@@ -54,14 +57,16 @@ export function LoginForm({ next, providerError }: { next?: string; providerErro
             <ResetPasswordDialog />
           </styled.div>
         </FormActions>
-        <styled.div borderTopWidth="1px" pt="5" display="flex" alignItems="center" justifyContent="space-between" gap="3" flexWrap="wrap">
-          <styled.span color="fg.muted" textStyle="sm">
-            New to Tunefeed?
-          </styled.span>
-          <Button variant="subtle" asChild>
-            <Link to="/create">Create Account</Link>
-          </Button>
-        </styled.div>
+        {providers.data?.passwordSignup !== false && (
+          <styled.div borderTopWidth="1px" pt="5" display="flex" alignItems="center" justifyContent="space-between" gap="3" flexWrap="wrap">
+            <styled.span color="fg.muted" textStyle="sm">
+              New to Tunefeed?
+            </styled.span>
+            <Button variant="subtle" asChild>
+              <Link to="/create">Create Account</Link>
+            </Button>
+          </styled.div>
+        )}
       </Form>
     </AuthCard>
   )

@@ -15,7 +15,7 @@ const FAILURES: Record<string, (name: string) => string> = {
 }
 
 /** "Sign in with {OIDC_NAME}" when a provider is configured, and why the last attempt failed. */
-export function ProviderSignIn({ next, failure }: { next?: string; failure?: string }) {
+export function ProviderSignIn({ next, failure, divider = true }: { next?: string; failure?: string; divider?: boolean }) {
   const providers = useQuery(providersQuery)
   const list = providers.data?.providers ?? []
   if (list.length === 0) return null
@@ -31,11 +31,13 @@ export function ProviderSignIn({ next, failure }: { next?: string; failure?: str
           </a>
         </Button>
       ))}
-      <styled.div display="flex" alignItems="center" gap="3" color="fg.muted" textStyle="sm" aria-hidden>
-        <styled.hr flex="1" />
-        or
-        <styled.hr flex="1" />
-      </styled.div>
+      {divider && (
+        <styled.div display="flex" alignItems="center" gap="3" color="fg.muted" textStyle="sm" aria-hidden>
+          <styled.hr flex="1" />
+          or
+          <styled.hr flex="1" />
+        </styled.div>
+      )}
     </styled.div>
   )
 }
