@@ -14,7 +14,7 @@ import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { webFiles } from './web-files.ts'
-import { metricsRoutes, recordRequest } from './metrics.ts'
+import { metricsRoutes, recordRequest } from './metrics-route.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request.',
@@ -174,6 +174,5 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
   return app
 }
 
-export type App = ReturnType<typeof createApp>
-/** Typed API surface for `hc` on the web side. */
-export type AppType = App
+/** Typed API surface for `hc` on the web side and the test Client. */
+export type AppType = ReturnType<typeof createApp>

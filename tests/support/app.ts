@@ -1,13 +1,9 @@
 import { createApp } from '../../src/app.ts'
-import type { AppContext } from '../../src/context.ts'
+import { createContext, type AppContext } from '../../src/context.ts'
 import { parseEnv } from '../../src/env.ts'
 import type { Mailer, Mail } from '../../src/lib/mailer.ts'
 import { createMailer } from '../../src/lib/mailer.ts'
-import { Cipher } from '../../src/lib/secret.ts'
-import { parseAllowList } from '../../src/lib/url-guard.ts'
-import { Hub } from '../../src/ws/hub.ts'
 import { createTestDatabase } from './db.ts'
-import { createJobs } from '../../src/jobs/start.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -47,27 +43,21 @@ export async function createTestApp(
       await delivery.send(mail)
     },
   }
-  const ctx: AppContext = {
-    env,
-    db: database.db,
-    mailer,
-    cipher: new Cipher(env.APP_SECRET!),
-    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
-    hub: new Hub(),
-    jobs: undefined as never, // set by createJobs below unless given
-    health: { database: () => database.ping() },
-    ...opts.ctx,
-  }
   // a real queue and worker (bunqueue) unless the test brings its own Jobs
-  const jobs = opts.ctx?.jobs ? null : createJobs(ctx, { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` })
-  await jobs?.start(ctx)
+  const { ctx, ...jobs } = createContext(env, {
+    database,
+    mailer,
+    queue: { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` },
+    overrides: opts.ctx,
+  })
+  await jobs.start()
   const app = createApp(ctx)
   return {
     app,
     ctx,
     outbox,
     async close() {
-      await jobs?.stop()
+      await jobs.stop()
       await database.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
