@@ -36,7 +36,7 @@ const JSON_ROUTES = [
   { path: '/api/auth/sendreset', valid: () => ({ email: 'nobody@example.com' }) },
   { path: '/api/auth/reset', valid: () => ({ token: 'ABCDEFGH', password: 'password123' }) },
   { path: '/api/webdav', valid: () => ({ username: 'u', password: 'p', url: `http://127.0.0.1:${accepting.port}/` }) },
-]
+] as const
 
 const raw = (path: string, body: BodyInit | null, contentType?: string, extra: RequestInit = {}) =>
   client.request(path, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {}, ...extra })

@@ -26,7 +26,7 @@ const paths = [
   '/api/admin/youtube/update_channel_videos',
   '/api/admin/youtube/update_video_categories',
   '/api/admin/youtube/quota',
-]
+] as const
 
 describe('admin routes', () => {
   test('401 for anonymous callers, 403 for signed-in non-admins, before any validation', async () => {
