@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { parseBuffer } from 'music-metadata'
-import { createTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
-import { startMediaServer, testMedia, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
-import { filesUnder, listJobs, musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import type { Client } from '../../tests/support/app.ts'
+import type { MediaServer, TestMedia } from '../../tests/support/media.ts'
+import { filesUnder, listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { saveWebdav } from '../webdav/queries.ts'
 import { jobDir } from './files.ts'
@@ -13,20 +13,18 @@ import type { MusicJobEvent } from './schema.ts'
 // and a WebDAV server on 127.0.0.1, the bunqueue worker of the test app.
 setDefaultTimeout(30_000)
 
-let t: TestApp
+let t: MusicTestApp
 let media: MediaServer
 let files: TestMedia
 let dav: TestWebdav
 let alice: Client
 
 beforeAll(async () => {
-  ;[media, files, dav] = await Promise.all([startMediaServer(), testMedia(), startWebdavServer()])
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1' } })
-  ;({ client: alice } = await signUp(t))
+  ;[t, dav] = await Promise.all([startMusicTestApp(), startWebdavServer()])
+  ;({ media, files, alice } = t)
 }, 60_000)
 afterAll(async () => {
-  await t?.close()
-  await Promise.all([media?.stop(), dav?.stop()])
+  await Promise.all([t?.close(), dav?.stop()])
 })
 
 /** Downloads the job's MP3 through the API and reads its tags back. */
