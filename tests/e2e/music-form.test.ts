@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { MediaServer } from '../support/media.ts'
 import { musicPageHelpers, useMusicE2e, isMp3 } from '../support/music-e2e.ts'
-import type { ServerProcess } from '../support/server-process.ts'
 
 // The Music Downloader form in the browser: validation, search params, the
 // tag lookup of an upload, the phone layout (set-up and page helpers:
@@ -12,13 +11,7 @@ const m = useMusicE2e('music-form-e2e')
 const { field, value, waitForValue, waitForPreview, listJobs, finished, submit, shot, scrollTo, jobRow } = musicPageHelpers(m)
 let page: Page
 let media: MediaServer
-let server: ServerProcess
-let browser: Browser
-let context: BrowserContext
-let taggedMp3: string
-let pageErrors: string[]
-let consoleProblems: string[]
-beforeAll(() => void ({ page, media, server, browser, context, taggedMp3, pageErrors, consoleProblems } = m))
+beforeAll(() => void ({ page, media } = m))
 
 describe('music downloader form in the browser', () => {
   test('the empty page: form, placeholder artwork, validation messages, album from the title', async () => {
@@ -81,7 +74,7 @@ describe('music downloader form in the browser', () => {
   test('an uploaded MP3 fills the form from its tags and becomes a job', async () => {
     await page.goto('/music/downloader')
     await page.getByRole('radio', { name: 'Audio File' }).check({ force: true })
-    await page.getByTestId('audio-file-input').setInputFiles(taggedMp3)
+    await page.getByTestId('audio-file-input').setInputFiles(m.taggedMp3)
     await page.getByTestId('chosen-file').getByText('Tagged Upload.mp3').waitFor()
 
     await waitForValue('title', 'Tagged Song (Acoustic Version)')
@@ -109,16 +102,16 @@ describe('music downloader form in the browser', () => {
     expect(isMp3(new Uint8Array(await res.body()))).toBe(true)
   }, 120_000)
   test('on a 390 px phone the page fits the screen', async () => {
-    const phone = await browser.newContext({
-      baseURL: server.url,
+    const phone = await m.browser.newContext({
+      baseURL: m.server.url,
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
       hasTouch: true,
       isMobile: true,
-      storageState: await context.storageState(),
+      storageState: await m.context.storageState(),
     })
     const p = await phone.newPage()
-    p.on('pageerror', (err) => pageErrors.push(err.message))
+    p.on('pageerror', (err) => m.pageErrors.push(err.message))
     await p.goto('/music/downloader')
     await p.getByText('Music Downloader / Converter').waitFor()
     await p.getByTestId('music-job').first().waitFor()
@@ -134,7 +127,7 @@ describe('music downloader form in the browser', () => {
     await shot('music-mobile', p, true)
     await phone.close()
 
-    expect(pageErrors).toEqual([])
-    expect(consoleProblems).toEqual([])
+    expect(m.pageErrors).toEqual([])
+    expect(m.consoleProblems).toEqual([])
   }, 90_000)
 })
