@@ -3,6 +3,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { clientIp } from '../lib/client-ip.ts'
 import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
+import { publicOrigin, type RequestLike } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
 import { resetMail, verificationMail } from './mail.ts'
@@ -30,23 +31,12 @@ export function authRoutes(ctx: AppContext) {
     await hit(db, `${action}:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, window)
     if (email) await hit(db, `${action}:email:${email}`, env.RATE_LIMIT_MAX, window)
   }
-  const webUrl = (c: { req: { url: string; header(n: string): string | undefined } }) => {
-    if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/$/, '')
-    const url = new URL(c.req.url)
-    if (env.TRUST_PROXY) {
-      const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim()
-      const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim()
-      if (proto) url.protocol = `${proto}:`
-      if (host) url.host = host
-    }
-    return url.origin
-  }
 
   /** A new link (the older ones stop working) mailed to a pending account. */
-  const sendVerification = async (c: Parameters<typeof webUrl>[0], userId: string, email: string) => {
+  const sendVerification = async (c: { req: RequestLike }, userId: string, email: string) => {
     const token = await issueToken(db, userId, 'verify')
     try {
-      await ctx.mailer.send(verificationMail(email, `${webUrl(c)}/verify/${token}`))
+      await ctx.mailer.send(verificationMail(email, `${publicOrigin(c.req, env)}/verify/${token}`))
     } catch (err) {
       log.error('verification mail failed', { to: email, ...errorFields(err) })
     }

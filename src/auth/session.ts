@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
+import { requestProtocol } from '../lib/origin.ts'
 import { bearerToken, validateApiToken } from './bearer.ts'
 import { sessionCache } from './session-cache.ts'
 import { sessions, users } from './tables.ts'
@@ -64,8 +65,7 @@ export async function deleteExpiredSessions(db: Db) {
 }
 
 function isHttps(c: Context, trustProxy: boolean): boolean {
-  if (trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https') return true
-  return new URL(c.req.url).protocol === 'https:'
+  return requestProtocol(c.req, trustProxy) === 'https'
 }
 
 export function setSessionCookie(c: Context, token: string, expires: Date, trustProxy: boolean) {
