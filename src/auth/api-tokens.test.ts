@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
-import { websocket } from 'hono/bun'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, createTestApp, serveTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { testMedia, type TestMedia } from '../../tests/support/media.ts'
 import { musicForm, waitForJob } from '../../tests/support/music.ts'
@@ -21,8 +20,7 @@ let bob: Client
 beforeAll(async () => {
   files = await testMedia()
   t = await createTestApp()
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: t.app.fetch, websocket })
-  t.ctx.hub.attach(server)
+  server = serveTestApp(t)
   ;({ client: alice } = await signUp(t))
   ;({ client: bob } = await signUp(t))
 }, 60_000)

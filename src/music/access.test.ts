@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { websocket } from 'hono/bun'
-import { createTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
+import { createTestApp, serveTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { testMedia, type TestMedia } from '../../tests/support/media.ts'
 import { listJobs, musicForm, postForm, waitForJob } from '../../tests/support/music.ts'
@@ -21,8 +20,7 @@ let aliceJob: MusicJob
 beforeAll(async () => {
   files = await testMedia()
   t = await createTestApp()
-  server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: t.app.fetch, websocket })
-  t.ctx.hub.attach(server)
+  server = serveTestApp(t)
   ;({ client: alice } = await signUp(t))
   ;({ client: bob } = await signUp(t))
   const png = readFileSync(files.png).toString('base64')

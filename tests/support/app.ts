@@ -1,3 +1,4 @@
+import { websocket } from 'hono/bun'
 import type { ExtractSchema } from 'hono/types'
 import { createApp, type AppType } from '../../src/app.ts'
 import { createContext, type AppContext } from '../../src/context.ts'
@@ -136,4 +137,14 @@ export async function signUp(t: TestApp, email = `user-${crypto.randomUUID().sli
   const login = await client.post('/api/auth/login', { email, password })
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`)
   return { client, email, password }
+}
+
+/**
+ * Serves a test app on 127.0.0.1 with a random port (Bun.serve with hono/bun's
+ * WebSocket handler), for tests that open real sockets; stop it with `server.stop(true)`.
+ */
+export function serveTestApp(t: TestApp) {
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: t.app.fetch, websocket })
+  t.ctx.hub.attach(server)
+  return server
 }

@@ -2,9 +2,9 @@ import { styled } from 'styled-system/jsx'
 import { changePasswordBody } from '#server/auth/schema.ts'
 import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
+import { FormResult } from '~/components/ui/form-result.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { useForm } from '~/hooks/use-form.ts'
-import { errorText } from '~/lib/api.ts'
 import { useChangePassword } from '../api.ts'
 
 const empty = { currentPassword: '', password: '' }
@@ -28,16 +28,7 @@ export function ChangePasswordForm() {
         helperText="At least 8 characters. Your other devices will be signed out."
         {...form.text('password')}
       />
-      {change.isSuccess && (
-        <styled.p color="green.text" textStyle="sm" fontWeight="medium" role="status">
-          Password changed
-        </styled.p>
-      )}
-      {change.isError && (
-        <styled.p color="fg.error" textStyle="sm" fontWeight="medium" role="alert">
-          {errorText(change.error)}
-        </styled.p>
-      )}
+      <FormResult success={change.isSuccess && 'Password changed'} error={change.error} />
       <FormActions submit="Change Password" submitProps={{ loading: change.isPending }} />
     </Form>
   )

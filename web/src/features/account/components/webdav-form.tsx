@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react'
-import { styled } from 'styled-system/jsx'
 import { webdavAccount } from '#server/webdav/schema.ts'
 import { Button } from '~/components/ui/button.tsx'
 import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
+import { FormResult } from '~/components/ui/form-result.tsx'
 import { TextField } from '~/components/ui/field.tsx'
-import { errorText } from '~/lib/api.ts'
 import { useForm } from '~/hooks/use-form.ts'
 import { useSaveWebdav } from '../api.ts'
 import { DeleteWebdavDialog } from './delete-webdav-dialog.tsx'
@@ -36,16 +35,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
       <TextField label="Username" autoComplete="off" required {...form.text('username')} />
       <TextField label="Password" type="password" autoComplete="new-password" required {...form.text('password')} />
       <TextField label="URL" type="url" placeholder="https://dav.example.com/remote.php/dav/files/me/" required {...form.text('url')} />
-      {save.isSuccess && (
-        <styled.p color="green.text" textStyle="sm" fontWeight="medium" role="status">
-          WebDAV Updated
-        </styled.p>
-      )}
-      {save.isError && (
-        <styled.p color="fg.error" textStyle="sm" fontWeight="medium" role="alert">
-          {errorText(save.error)}
-        </styled.p>
-      )}
+      <FormResult success={save.isSuccess && 'WebDAV Updated'} error={save.error} />
       <FormActions submit="Save" submitProps={{ loading: save.isPending }}>
         <Button
           variant="outline"

@@ -1,6 +1,6 @@
 import { Button } from '~/components/ui/button.tsx'
+import { FormResult } from '~/components/ui/form-result.tsx'
 import { styled } from 'styled-system/jsx'
-import { errorText } from '~/lib/api.ts'
 import { useSendVerification } from '../api.ts'
 
 /** Under a login refused with 'Account is unverified.': mails a new verification link. */
@@ -11,16 +11,7 @@ export function ResendVerification({ email }: { email: string }) {
       <Button variant="outline" size="sm" loading={send.isPending} onClick={() => send.mutate({ email })}>
         Resend verification email
       </Button>
-      {send.isSuccess && (
-        <styled.span color="green.text" textStyle="sm" role="status">
-          Verify account by clicking link sent to email
-        </styled.span>
-      )}
-      {send.isError && (
-        <styled.span color="fg.error" textStyle="sm" role="alert">
-          {errorText(send.error)}
-        </styled.span>
-      )}
+      <FormResult success={send.isSuccess && 'Verify account by clicking link sent to email'} error={send.error} />
     </styled.div>
   )
 }
