@@ -16,7 +16,8 @@
  *    process.
  *
  * Prints each run, the median req/s of both and the ratio of the medians
- * (target: session >= 0.5 x hello-world).
+ * (target: session >= 0.5 x hello-world). The same session check is also
+ * measured with an API token (`Authorization: Bearer`, src/auth/bearer.ts).
  * Loopback only; every run is bounded in time; all processes are stopped.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -127,6 +128,13 @@ if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await
 const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!
 const check = await fetch(`${base}/api/auth/session`, { headers: { cookie } })
 if (check.status !== 200) throw new Error(`session check failed: ${check.status}`)
+const made = await fetch(`${base}/api/auth/tokens`, {
+  method: 'POST',
+  headers: { cookie, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'bench' }),
+})
+if (made.status !== 201) throw new Error(`token failed: ${made.status} ${await made.text()}`)
+const bearer = `Bearer ${((await made.json()) as { token: string }).token}`
 
 // 3. the baseline
 const helloPort = freePort()
@@ -137,12 +145,15 @@ const helloUrl = `http://127.0.0.1:${helloPort}/`
 const sessionUrl = `${base}/api/auth/session`
 await load(helloUrl, 1, {})
 await load(sessionUrl, 1, { Cookie: cookie })
+await load(sessionUrl, 1, { Authorization: bearer })
 const helloRuns: number[] = []
 const sessionRuns: number[] = []
+const tokenRuns: number[] = []
 for (let round = 1; round <= ROUNDS; round++) {
   console.log(`round ${round}/${ROUNDS}`)
   helloRuns.push(await measure('hono hello-world (bun)', helloUrl))
   sessionRuns.push(await measure('GET /api/auth/session', sessionUrl, { Cookie: cookie }))
+  tokenRuns.push(await measure('  same, with an API token', sessionUrl, { Authorization: bearer }))
 }
 const helloRps = median(helloRuns)
 const sessionRps = median(sessionRuns)
@@ -150,6 +161,9 @@ const ratio = sessionRps / helloRps
 console.log(`median hono hello-world:      ${fmt(helloRps)} req/s`)
 console.log(`median GET /api/auth/session: ${fmt(sessionRps)} req/s`)
 console.log(`ratio session / hello-world:  ${ratio.toFixed(2)} (target >= 0.5) ${ratio >= 0.5 ? 'OK' : 'BELOW TARGET'}`)
+const tokenRps = median(tokenRuns)
+console.log(`median same with API token:   ${fmt(tokenRps)} req/s`)
+console.log(`ratio token / hello-world:    ${(tokenRps / helloRps).toFixed(2)}; token / cookie: ${(tokenRps / sessionRps).toFixed(2)}`)
 
 for (const child of children) child.kill('SIGTERM')
 await Promise.all(children.map((c) => c.exited))
