@@ -30,7 +30,7 @@ import { parseEnv } from '../../src/env.ts'
 import { setLogLevel } from '../../src/lib/logger.ts'
 import { Hub } from '../../src/ws/hub.ts'
 import { refreshChannel } from '../../src/youtube/refresh.ts'
-import { feedQueries, type VideoFilter } from '../../src/youtube/queries.ts'
+import { feedQueries, type VideoFilter } from '../../src/youtube/queries/feed.ts'
 import { quotaStatus } from '../../src/youtube/quota.ts'
 import { startFakeYoutube } from '../fake-youtube.ts'
 

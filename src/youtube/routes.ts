@@ -14,29 +14,11 @@ import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.
 import { ImportError, channelRefFrom, parseSubscriptionsFile } from './import.ts'
 import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
 import { QuotaExhausted } from './quota.ts'
-import {
-  addMark,
-  channelJson,
-  findChannelByHandle,
-  getChannel,
-  getProgress,
-  getUserChannel,
-  getVideo,
-  listCategories,
-  listSubscriptions,
-  listVideos,
-  storedChannelIds,
-  relatedVideos,
-  removeMark,
-  saveProgress,
-  setUserChannel,
-  subscribe,
-  unsubscribe,
-  upsertChannels,
-  videoExists,
-  type ChannelRow,
-  type MarkKind,
-} from './queries.ts'
+import { channelJson, findChannelByHandle, getChannel, storedChannelIds, upsertChannels, type ChannelRow } from './queries/channels.ts'
+import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
+import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
+import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
+import { listCategories, videoExists } from './queries/videos.ts'
 import {
   channelRefQuery,
   pageQuery,
