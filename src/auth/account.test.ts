@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { testMedia, type TestMedia } from '../../tests/support/media.ts'
-import { musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import { makeTone, testMedia, type TestMedia } from '../../tests/support/media.ts'
+import { musicForm, postForm, startMusicTestApp, toolProcesses, userIdOf, waitForJob } from '../../tests/support/music.ts'
 import { scanFor } from '../../tests/support/scan.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import {
@@ -126,5 +127,34 @@ describe('DELETE /api/auth/account', () => {
     // the address is free again
     expect((await new Client(t).post('/api/auth/create', { email: alice.email, password: 'a new start' })).status).toBe(204)
     expect(await db.select().from(users).where(eq(users.email, alice.email))).toHaveLength(1)
+  })
+})
+
+describe('DELETE /api/auth/account while a job runs', () => {
+  test('the job is stopped, its yt-dlp killed, and nothing of the user is left behind', async () => {
+    const m = await startMusicTestApp()
+    try {
+      // a 10 s source served at 8 KB/s: the job is still downloading when the account goes
+      const long = join(m.ctx.env.DATA_DIR, 'long.mp3')
+      await makeTone(long, 10)
+      m.media.addFile('long.mp3', long)
+      m.media.slowRate = 8 * 1024
+      const userId = await userIdOf(m, m.alice)
+      const { email } = (await (await m.alice.get('/api/auth/session')).json()) as { email: string }
+      const res = await postForm(m.alice, '/api/music/jobs/create', musicForm({ video_url: m.media.slowUrl('long.mp3'), title: 'Slow', artist: 'A', album: 'B' }))
+      expect(res.status).toBe(201)
+      const until = Date.now() + 10_000
+      while (toolProcesses(m.ctx.env.DATA_DIR).length === 0) {
+        if (Date.now() > until) throw new Error('yt-dlp never started')
+        await Bun.sleep(20)
+      }
+      const deleted = await m.alice.request('/api/auth/account', { method: 'DELETE', json: { password: 'correct horse' } })
+      expect(deleted.status).toBe(204)
+      expect(toolProcesses(m.ctx.env.DATA_DIR)).toEqual([])
+      await Bun.sleep(300)
+      expect(await scanFor(m.ctx.db, m.ctx.env.DATA_DIR, [userId, email])).toEqual({ rows: [], files: [] })
+    } finally {
+      await m.close()
+    }
   })
 })
