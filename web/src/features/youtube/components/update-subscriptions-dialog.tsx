@@ -13,7 +13,7 @@ import { useImportSubscriptions, useSubscribe, useUpdateUserChannel, userChannel
 export type UpdateSubscriptionsDialogProps = { open: boolean; onOpenChange(open: boolean): void }
 
 /**
- * SPEC 2 'Update Subscriptions' modal: the 'Subscriptions' tab adds a channel
+ * docs/product.md#subscriptions-page: the 'Update Subscriptions' modal: the 'Subscriptions' tab adds a channel
  * by id or handle (and imports a subscriptions file); the 'User Channel' tab
  * connects the personal channel whose public subscriptions sync.
  */
@@ -49,7 +49,7 @@ function AddSubscriptionForm() {
     e.preventDefault()
     e.stopPropagation()
     if (!value.trim()) return
-    // SPEC 5: the channel id or handle is submitted as typed
+    // docs/product.md#channel-fields: the channel id or handle is submitted as typed
     subscribe.mutate(value, { onSuccess: () => setValue('') })
   }
   return (
