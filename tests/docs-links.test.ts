@@ -112,4 +112,16 @@ describe('references resolve inside the repository', () => {
     }
     expect(problems).toEqual([])
   })
+
+  test('every decision record has a Date and a Status line', () => {
+    const records = list('docs/decisions/*.md', ROOT)
+    expect(records.length).toBeGreaterThan(10)
+    const numbers = records.map((r) => /\/(\d{3})-/.exec(r)?.[1])
+    expect(new Set(numbers).size).toBe(records.length)
+    const missing = records.filter((r) => {
+      const text = read(r)
+      return !/^Date: \d{4}-\d{2}-\d{2}$/m.test(text) || !/^Status: (accepted|superseded by \d{3})\b/m.test(text)
+    })
+    expect(missing).toEqual([])
+  })
 })
