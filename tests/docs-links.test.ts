@@ -124,4 +124,18 @@ describe('references resolve inside the repository', () => {
     })
     expect(missing).toEqual([])
   })
+
+  test('docs/api.md names every route the server declares', () => {
+    const doc = read('docs/api.md')
+    const missing: string[] = []
+    for (const file of list('src/*/routes.ts', ROOT)) {
+      const prefix = `/api/${file.split('/')[1]}`
+      for (const [, method, path] of read(file).matchAll(/^\s*\.(get|post|put|delete|patch)\(\s*'([^']*)'/gm)) {
+        const m = method!.toUpperCase()
+        const p = path!.replace(/:(\w+)/g, '{$1}')
+        if (!doc.includes(`${m} ${p}`) && !doc.includes(`${m} ${prefix}${p}`)) missing.push(`${m} ${prefix}${p}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
 })
