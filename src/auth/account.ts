@@ -12,7 +12,7 @@ import { users } from './tables.ts'
  * API tokens, identities, WebDAV account, subscriptions and marks go with it
  * through the foreign keys), running jobs, their files under DATA_DIR, mails
  * saved for them (no SMTP_URL) and rate-limit counters naming them.
- * See docs/decisions/071-account-deletion.md. Used by DELETE /api/auth/account.
+ * See docs/decisions/071-account-changes-and-deletion.md. Used by DELETE /api/auth/account.
  */
 export async function deleteAccount(ctx: AppContext, user: { id: string; email: string }) {
   const { db, env } = ctx

@@ -6,7 +6,7 @@ import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (SPEC 2): tabs Account (default), WebDAV and Legal; API Tokens (docs/product.md). */
+/** /account (docs/product.md#account-page): tabs Account (default), WebDAV and Legal; API Tokens (docs/product.md#account-settings). */
 export function AccountPage({ user }: { user: SessionUser }) {
   return (
     <Page title="Account">

@@ -18,7 +18,7 @@ import { ProviderSignIn } from './provider-sign-in.tsx'
 
 const schema = createAccount.extend({ agree: z.literal(true, { error: 'Required' }) })
 
-/** SPEC 2 Create account: email, password, agree to the terms; Submit and Clear. */
+/** docs/product.md#create-account: email, password, agree to the terms; Submit and Clear. */
 export function CreateAccountForm() {
   const providers = useQuery(providersQuery)
   if (providers.data?.passwordSignup === false) return <ProviderSignUp />

@@ -16,7 +16,10 @@ import { ProviderSignIn } from './provider-sign-in.tsx'
 import { ResendVerification } from './resend-verification.tsx'
 import { ResetPasswordDialog } from './reset-password-dialog.tsx'
 
-/** SPEC 2 Login: email, password; Submit, Clear, Create Account; the Reset Password dialog. */
+/**
+ * docs/product.md#login: email, password; Submit, Clear, Create Account; the Reset Password dialog;
+ * "Sign in with {OIDC_NAME}" (docs/product.md#sign-in-providers).
+ */
 export function LoginForm({ next, providerError }: { next?: string; providerError?: string }) {
   const navigate = useNavigate()
   const login = useLogin()
