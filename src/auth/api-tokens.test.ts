@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
-import { Client, createTestApp, serveTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, createTestApp, serveTestApp, signUp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { testMedia, type TestMedia } from '../../tests/support/media.ts'
-import { musicForm, waitForJob } from '../../tests/support/music.ts'
+import type { TestMedia } from '../../tests/support/media.ts'
+import { type MusicTestApp, musicForm, startMusicTestApp, waitForJob } from '../../tests/support/music.ts'
 import type { MusicJobEvent } from '../music/schema.ts'
 import type { ApiToken, CreatedApiToken } from './schema.ts'
 import { apiTokens } from './tables.ts'
@@ -11,18 +11,16 @@ import { apiTokens } from './tables.ts'
 // API tokens against a real app, queue, ffmpeg and a real socket server.
 setDefaultTimeout(60_000)
 
-let t: TestApp
+let t: MusicTestApp
 let server: ReturnType<typeof Bun.serve>
 let files: TestMedia
 let alice: Client
 let bob: Client
 
 beforeAll(async () => {
-  files = await testMedia()
-  t = await createTestApp()
+  ;({ files, alice } = t = await startMusicTestApp())
   server = serveTestApp(t)
-  ;({ client: alice } = await signUp(t))
-  ;({ client: bob } = await signUp(t))
+  bob = (await signUp(t)).client
 }, 60_000)
 afterAll(async () => {
   await server?.stop(true)
