@@ -5,6 +5,7 @@ import type { Cipher } from './lib/secret.ts'
 import type { AllowList } from './lib/url-guard.ts'
 import type { Jobs } from './jobs/types.ts'
 import type { Hub } from './ws/hub.ts'
+import type { Toolbox } from './tools/toolbox.ts'
 
 /** What the routers need, built once by index.ts (or a test) and passed down. */
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   hub: Hub
   /** Named health checks reported by GET /api/health (database, queue, ...). */
   health: Record<string, () => Promise<void>>
+  /** yt-dlp, ffmpeg, the JS runtime and cookies; see src/tools/toolbox.ts. */
+  tools: Toolbox
 }
 
 export interface SessionUser {

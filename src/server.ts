@@ -10,6 +10,8 @@ import { parseAllowList } from './lib/url-guard.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
 import { Hub } from './ws/hub.ts'
+import { Toolbox } from './tools/toolbox.ts'
+import { toolHealth } from './tools/health.ts'
 import { attachPgBridge } from './ws/pg-bridge.ts'
 import { createJobs } from './jobs/start.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
@@ -27,15 +29,20 @@ export interface RunningServer {
 /** Opens everything the app needs and starts listening. Used by index.ts and by process-level tests. */
 export async function startServer(env: Env, opts: { webRoot?: string } = {}): Promise<RunningServer> {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const cipher = new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR))
+  const allow = parseAllowList(env.FETCH_ALLOW_HOSTS)
+  const tools = new Toolbox(env, { db: database.db, cipher, allow })
+  await tools.init()
   const ctx: AppContext = {
     env,
     db: database.db,
     mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
-    cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
-    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
+    cipher,
+    allow,
     hub: new Hub(),
     jobs: undefined as never, // set by createJobs below
-    health: { database: () => database.ping() },
+    health: { database: () => database.ping(), ...toolHealth(tools) },
+    tools,
   }
   // with PostgreSQL, hub messages reach the sockets of every app process on the database
   const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
@@ -50,6 +57,8 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     fetch: app.fetch,
     websocket,
     maxRequestBodySize: env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE,
+    // look-ups that run yt-dlp answer within LOOKUP_TIMEOUT_SECONDS (at most 55), before this cuts them
+    idleTimeout: 60,
   })
   ctx.hub.attach(server)
   // the worker starts once the database is open and the hub can reach sockets

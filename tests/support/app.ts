@@ -6,6 +6,8 @@ import { createMailer } from '../../src/lib/mailer.ts'
 import { Cipher } from '../../src/lib/secret.ts'
 import { parseAllowList } from '../../src/lib/url-guard.ts'
 import { Hub } from '../../src/ws/hub.ts'
+import { Toolbox } from '../../src/tools/toolbox.ts'
+import { toolHealth } from '../../src/tools/health.ts'
 import { createTestDatabase } from './db.ts'
 import { createJobs } from '../../src/jobs/start.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -35,10 +37,17 @@ export async function createTestApp(
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     RATE_LIMIT_MAX: '1000',
     SCHEDULER: 'false',
+    // no managed yt-dlp download in tests unless a test asks for one (against a local release server)
+    YTDLP_UPDATE: 'off',
+    PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,
   })
   const database = await createTestDatabase()
+  const cipher = new Cipher(env.APP_SECRET!)
+  const allow = parseAllowList(env.FETCH_ALLOW_HOSTS)
+  const tools = opts.ctx?.tools ?? new Toolbox(env, { db: database.db, cipher, allow })
+  if (!opts.ctx?.tools) await tools.init()
   const outbox: Mail[] = []
   const delivery = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir })
   const mailer: Mailer = {
@@ -51,11 +60,12 @@ export async function createTestApp(
     env,
     db: database.db,
     mailer,
-    cipher: new Cipher(env.APP_SECRET!),
-    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
+    cipher,
+    allow,
     hub: new Hub(),
     jobs: undefined as never, // set by createJobs below unless given
-    health: { database: () => database.ping() },
+    health: { database: () => database.ping(), ...toolHealth(tools) },
+    tools,
     ...opts.ctx,
   }
   // a real queue and worker (bunqueue) unless the test brings its own Jobs

@@ -1,0 +1,101 @@
+import { join } from 'node:path'
+import type { Db } from '../db/client.ts'
+import { embedded } from '../embedded.ts'
+import type { Env } from '../env.ts'
+import type { Cipher } from '../lib/secret.ts'
+import type { AllowList } from '../lib/url-guard.ts'
+import { loadCookies } from './cookies.ts'
+import { findFfmpeg, type Ffmpeg } from './ffmpeg.ts'
+import { ytdlpVersion, type YtdlpConfig } from './ytdlp.ts'
+
+export type YtdlpSource = 'config' | 'managed' | 'path'
+
+export interface YtdlpInUse {
+  path: string
+  version: string | null
+  source: YtdlpSource
+}
+
+/**
+ * The app's tools, found once at start-up and shared by every feature that
+ * runs them (ctx.tools): which ffmpeg and yt-dlp run, the JavaScript runtime
+ * yt-dlp gets, the admin's cookies, and leases that keep the managed yt-dlp
+ * from being swapped under a running call (src/tools/managed.ts).
+ */
+export class Toolbox {
+  ffmpeg: Ffmpeg | null = null
+  ytdlp: YtdlpInUse | null = null
+  /** Supplies the managed copy (set by src/tools/managed.ts when the app manages yt-dlp). */
+  managedYtdlp: (() => YtdlpInUse | null) | null = null
+  private leases = 0
+  private idleWaiters: (() => void)[] = []
+
+  constructor(
+    readonly env: Env,
+    private readonly deps: { db: Db; cipher: Cipher; allow: AllowList },
+  ) {}
+
+  /** Finds ffmpeg and yt-dlp. Call again after the managed copy changed. */
+  async init() {
+    this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
+    await this.refreshYtdlp()
+  }
+
+  /** YTDLP_PATH as is; else the managed copy; else yt-dlp on PATH; else none. */
+  async refreshYtdlp() {
+    const { YTDLP_PATH, PATH } = this.env
+    if (YTDLP_PATH) this.ytdlp = { path: YTDLP_PATH, version: await ytdlpVersion(YTDLP_PATH), source: 'config' }
+    else {
+      const managed = this.managedYtdlp?.()
+      if (managed) this.ytdlp = managed
+      else {
+        const onPath = Bun.which('yt-dlp', { PATH })
+        this.ytdlp = onPath ? { path: onPath, version: await ytdlpVersion(onPath), source: 'path' } : null
+      }
+    }
+  }
+
+  /** The app's own Bun, which yt-dlp runs for sites that need JavaScript. */
+  jsRuntime(): { path: string; env: Record<string, string> } {
+    // the compiled binary is the app; BUN_BE_BUN=1 makes it behave as the plain bun it contains
+    return { path: process.execPath, env: embedded() ? { BUN_BE_BUN: '1' } : {} }
+  }
+
+  /**
+   * Runs `fn` with a yt-dlp configuration; the yt-dlp it names is not
+   * swapped (managed update) until `fn` is done.
+   */
+  async withYtdlp<T>(fn: (cfg: YtdlpConfig) => Promise<T>, opts: { maxFilesize?: number; url?: string } = {}): Promise<T> {
+    this.leases++
+    try {
+      const cookies = await loadCookies(this.deps.db, this.deps.cipher)
+      return await fn({
+        path: this.ytdlp?.path ?? null,
+        version: this.ytdlp?.version ?? null,
+        allow: this.deps.allow,
+        jsRuntime: this.jsRuntime(),
+        maxFilesize: opts.maxFilesize ?? this.env.MAX_UPLOAD_BYTES,
+        cookies,
+        tmpDir: join(this.env.DATA_DIR, 'tmp'),
+        sleepRequests: opts.url && isPacedSite(opts.url) ? 1 : 0,
+      })
+    } finally {
+      if (--this.leases === 0) for (const wake of this.idleWaiters.splice(0)) wake()
+    }
+  }
+
+  /** Resolves once no yt-dlp call is running (the managed copy may then be switched). */
+  idle(): Promise<void> {
+    return this.leases === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  get running() {
+    return this.leases
+  }
+}
+
+/** Sites that throttle or bot-check bursts: yt-dlp sleeps between their requests. */
+export function isPacedSite(url: string): boolean {
+  const host = URL.parse(url)?.hostname.toLowerCase() ?? ''
+  return /(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com|googlevideo\.com)$/.test(host)
+}
