@@ -18,6 +18,8 @@ import {
 import { getUserChannel } from '../youtube/queries.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import { youtubeChannels } from '../youtube/tables.ts'
+import { toolRoutes } from '../tools/routes.ts'
+import { adminStatus } from './status.ts'
 
 const subscriptionsQuery = z.object({ email: email.optional() })
 const channelVideosQuery = z.object({ channel_id: channelIdSchema.optional(), date_after: dateAfterSchema.optional() })
@@ -27,6 +29,8 @@ export function adminRoutes(ctx: AppContext) {
   const { db, env } = ctx
   return new Hono<AppEnv>()
     .use(requireAdmin)
+    .get('/status', async (c) => c.json(await adminStatus(ctx), 200))
+    .route('/tools', toolRoutes(ctx))
     .get('/cron/run', async (c) => {
       // every recurring job, now (loaded lazily: the registry pulls in every feature's jobs)
       const { jobModules } = await import('../jobs/registry.ts')

@@ -113,7 +113,7 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   } catch (err) {
     // an abort surfaces as the tool's failure or an AbortError: report the abort itself
     if (signal.aborted) throw signal.reason
-    throw asJobFailure(err, run)
+    throw await asJobFailure(ctx, err, run)
   } finally {
     await rm(work, { recursive: true, force: true })
   }
@@ -132,12 +132,14 @@ export class JobFailure extends PermanentJobError {
 /**
  * A tool failure of a transient kind is thrown as is (the queue retries it
  * with backoff, and gives up with its kind after the last attempt); any
- * other kind fails the job now.
+ * other kind fails the job now. Signs of an outdated yt-dlp trigger an update
+ * check: the job is retried only when a newer build was installed.
  */
-function asJobFailure(err: unknown, run: JobRun): unknown {
+async function asJobFailure(ctx: AppContext, err: unknown, run: JobRun): Promise<unknown> {
   if (!(err instanceof ToolFailure)) return err
-  if (TRANSIENT_KINDS.has(err.kind) && run.attempt < run.attempts) return err
-  return new JobFailure(err.kind, err.message)
+  let transient = TRANSIENT_KINDS.has(err.kind) && run.attempt < run.attempts
+  if (transient && err.kind === 'tool_outdated') transient = (await ctx.tools.managed.update()) === 'updated'
+  return transient ? err : new JobFailure(err.kind, err.message)
 }
 
 /** The kind a given-up job is recorded with. */

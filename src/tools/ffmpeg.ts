@@ -30,9 +30,9 @@ const executable = (path: string | null | undefined): path is string => {
 }
 
 /** The path a package's main export names, or null when the package (or its platform part) is absent. */
-function packageBinary(name: string): string | null {
+function packageBinary(name: string, from: string): string | null {
   try {
-    const mod = createRequire(import.meta.url)(name) as string | { path?: string } | null
+    const mod = createRequire(from)(name) as string | { path?: string } | null
     const path = typeof mod === 'string' ? mod : mod?.path
     return executable(path) ? path : null
   } catch {
@@ -40,8 +40,11 @@ function packageBinary(name: string): string | null {
   }
 }
 
-/** The ffmpeg to use, or null when none is found. `searchPath` is PATH (given by env.ts's caller). */
-export async function findFfmpeg(opts: { configured?: string; searchPath?: string }): Promise<Ffmpeg | null> {
+/**
+ * The ffmpeg to use, or null when none is found. `searchPath` is PATH (from env.ts); packages are
+ * resolved from `packagesFrom` (a file path; tests point it at a folder with their own node_modules).
+ */
+export async function findFfmpeg(opts: { configured?: string; searchPath?: string; packagesFrom?: string }): Promise<Ffmpeg | null> {
   let found: { path: string; source: FfmpegSource } | null = null
   if (opts.configured) found = { path: opts.configured, source: 'config' }
   else {
@@ -49,7 +52,7 @@ export async function findFfmpeg(opts: { configured?: string; searchPath?: strin
     if (onPath) found = { path: onPath, source: 'path' }
     else {
       for (const source of ['ffmpeg-static', '@ffmpeg-installer/ffmpeg'] as const) {
-        const path = packageBinary(source)
+        const path = packageBinary(source, opts.packagesFrom ?? import.meta.url)
         if (path) {
           found = { path, source }
           break

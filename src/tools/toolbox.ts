@@ -5,6 +5,7 @@ import type { Env } from '../env.ts'
 import type { Cipher } from '../lib/secret.ts'
 import type { AllowList } from '../lib/url-guard.ts'
 import { loadCookies } from './cookies.ts'
+import { ManagedYtdlp } from './managed.ts'
 import { findFfmpeg, type Ffmpeg } from './ffmpeg.ts'
 import { ytdlpVersion, type YtdlpConfig } from './ytdlp.ts'
 
@@ -25,19 +26,22 @@ export interface YtdlpInUse {
 export class Toolbox {
   ffmpeg: Ffmpeg | null = null
   ytdlp: YtdlpInUse | null = null
-  /** Supplies the managed copy (set by src/tools/managed.ts when the app manages yt-dlp). */
-  managedYtdlp: (() => YtdlpInUse | null) | null = null
+  /** The yt-dlp the app keeps current under DATA_DIR/tools (src/tools/managed.ts). */
+  readonly managed: ManagedYtdlp
   private leases = 0
   private idleWaiters: (() => void)[] = []
 
   constructor(
     readonly env: Env,
     private readonly deps: { db: Db; cipher: Cipher; allow: AllowList },
-  ) {}
+  ) {
+    this.managed = new ManagedYtdlp(this)
+  }
 
-  /** Finds ffmpeg and yt-dlp. Call again after the managed copy changed. */
+  /** Finds ffmpeg and yt-dlp (reading, or seeding, the managed copy's state). */
   async init() {
     this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
+    await this.managed.load()
     await this.refreshYtdlp()
   }
 
@@ -46,7 +50,7 @@ export class Toolbox {
     const { YTDLP_PATH, PATH } = this.env
     if (YTDLP_PATH) this.ytdlp = { path: YTDLP_PATH, version: await ytdlpVersion(YTDLP_PATH), source: 'config' }
     else {
-      const managed = this.managedYtdlp?.()
+      const managed = this.managed.inUse()
       if (managed) this.ytdlp = managed
       else {
         const onPath = Bun.which('yt-dlp', { PATH })
@@ -91,6 +95,33 @@ export class Toolbox {
 
   get running() {
     return this.leases
+  }
+
+  /** The `tools` part of GET /api/admin/status. */
+  status() {
+    const managed = this.managed.snapshot()
+    const ffmpeg = this.ffmpeg
+    return {
+      ytDlp: {
+        version: this.ytdlp?.version ?? null,
+        path: this.ytdlp?.path ?? null,
+        managed: this.ytdlp?.source === 'managed',
+        channel: this.env.YTDLP_PATH ? 'off' : this.env.YTDLP_UPDATE,
+        checkedAt: managed.checkedAt,
+        updatedAt: managed.updatedAt,
+        lastError: managed.lastError,
+        source: this.ytdlp?.source ?? null,
+        previousVersion: managed.previous?.version ?? null,
+      },
+      ffmpeg: {
+        version: ffmpeg?.version ?? null,
+        path: ffmpeg?.path ?? null,
+        source: ffmpeg?.source ?? null,
+        // the npm packages carry an older static build: the system's is faster and gets security fixes
+        advice: ffmpeg && ffmpeg.source !== 'config' && ffmpeg.source !== 'path' ? 'Install the system ffmpeg (apt-get install ffmpeg): the bundled build is older.' : null,
+      },
+      jsRuntime: { name: 'bun', version: Bun.version },
+    }
   }
 }
 
