@@ -68,6 +68,11 @@ export class ManagedYtdlp {
     return (this.tools.env.YTDLP_RELEASE_URL ?? RELEASES[channel]).replace(/\/+$/, '')
   }
 
+  /** True while a check runs. */
+  get busy() {
+    return this.checking !== null
+  }
+
   snapshot(): ManagedState {
     return structuredClone(this.state)
   }

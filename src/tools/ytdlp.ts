@@ -143,7 +143,7 @@ export async function downloadAudio(
       onLine(line) {
         if (line.startsWith(PROGRESS_MARK)) {
           const [done, total, estimate] = line.slice(PROGRESS_MARK.length).trim().split(' ').map(Number)
-          const whole = total! > 0 ? total! : estimate! > 0 ? estimate! : 0
+          const whole = total! > 0 ? total! : Math.max(estimate!, 0) || 0
           if (whole > 0 && done! >= 0) onProgress(Math.min(1, done! / whole))
         } else if (line.startsWith(SIZE_MARK)) size = Number(line.slice(SIZE_MARK.length)) || 0
         else if (line.startsWith('/')) path = line.trim()
