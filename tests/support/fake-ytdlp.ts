@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -8,7 +8,9 @@ import { join } from 'node:path'
  * is `/fail/<case id>` prints that case's real text from
  * tests/fixtures/tool-errors.json and exits as yt-dlp does. `/flaky/<n>/<case id>/...`
  * fails with the case's text for the first n calls of that URL, then behaves
- * as the rest of the path without the prefix. Anything else runs Debian's
+ * as the rest of the path without the prefix. `/sleep/<ms>/<uploader>` waits,
+ * then answers `-J` with that uploader. Each call's cookies file (`--cookies`)
+ * is recorded with its mode and text. Anything else runs Debian's
  * yt-dlp with the arguments it understands (the 2023 build knows no
  * `--js-runtimes`), so successful jobs work too.
  */
@@ -16,6 +18,8 @@ export interface FakeYtdlp {
   path: string
   /** The argument lists of every call so far (without argv[0]). */
   calls(): string[][]
+  /** The cookies file each call was given: its path, mode and text at the time. */
+  cookieFiles(): { path: string; mode: number; text: string }[]
   stop(): void
 }
 
@@ -36,6 +40,7 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string } = 
   const dir = mkdtempSync(join(tmpdir(), 'tunefeed-fake-ytdlp-'))
   const log = join(dir, 'calls.jsonl')
   writeFileSync(log, '')
+  writeFileSync(join(dir, 'cookies.jsonl'), '')
   const path = join(dir, 'yt-dlp')
   const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir }
   writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(import.meta.path)} ${JSON.stringify(JSON.stringify(config))} "$@"\n`)
@@ -47,6 +52,11 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string } = 
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as string[]),
+    cookieFiles: () =>
+      readFileSync(join(dir, 'cookies.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
     stop: () => rmSync(dir, { recursive: true, force: true }),
   }
 }
@@ -57,6 +67,18 @@ const NEWER_OPTIONS: Record<string, number> = { '--no-js-runtimes': 0, '--js-run
 async function main(configJson: string, args: string[]) {
   const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string }
   appendFileSync(config.log, `${JSON.stringify(args)}\n`)
+  const cookies = args.indexOf('--cookies')
+  if (cookies >= 0) {
+    const path = args[cookies + 1]!
+    const record = { path, mode: statSync(path).mode & 0o777, text: readFileSync(path, 'utf8') }
+    appendFileSync(join(config.counters, 'cookies.jsonl'), `${JSON.stringify(record)}\n`)
+  }
+  const sleep = /^\/sleep\/(\d+)\/([\w-]+)$/.exec(URL.parse(args.at(-1) ?? '')?.pathname ?? '')
+  if (sleep) {
+    await Bun.sleep(Number(sleep[1]))
+    console.log(JSON.stringify({ id: 'x', title: 'x', uploader: sleep[2] }))
+    return 0
+  }
   if (args.includes('--version')) {
     console.log(config.version)
     return 0
