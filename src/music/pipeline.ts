@@ -71,7 +71,15 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
         if (err instanceof UrlRefused) throw new JobFailure('unsupported_url', `video URL refused: ${err.message}`)
         throw err
       }
-      source = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url })
+      // after a bot check on this site, wait (paced, with backoff) rather than fail in a burst
+      await ctx.tools.waitForSite(url, signal)
+      try {
+        source = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url })
+      } catch (err) {
+        if (err instanceof ToolFailure && err.kind === 'bot_check') ctx.tools.noteBotCheck(url)
+        throw err
+      }
+      ctx.tools.noteSuccess(url)
     } else {
       if (!row.uploadFile) throw new PermanentJobError('job has neither a video URL nor an upload')
       source = inside(dir, row.uploadFile)

@@ -29,6 +29,8 @@ export class Toolbox {
   /** The yt-dlp the app keeps current under DATA_DIR/tools (src/tools/managed.ts). */
   readonly managed: ManagedYtdlp
   private leases = 0
+  /** Per site (host): link jobs wait until `until` after a bot check; `strikes` doubles the wait. */
+  private readonly pauses = new Map<string, { until: number; strikes: number }>()
   private idleWaiters: (() => void)[] = []
 
   constructor(
@@ -88,6 +90,39 @@ export class Toolbox {
     }
   }
 
+  /** A site answered with a bot check: its link jobs wait before the next call, longer each time. */
+  noteBotCheck(url: string) {
+    const base = this.env.BOT_CHECK_PAUSE_SECONDS * 1000
+    const host = hostOf(url)
+    if (!base || !host) return
+    const strikes = (this.pauses.get(host)?.strikes ?? 0) + 1
+    this.pauses.set(host, { strikes, until: Date.now() + Math.min(base * 2 ** (strikes - 1), MAX_PAUSE_MS) })
+  }
+
+  /** A call to the site went through: no more waiting for it. */
+  noteSuccess(url: string) {
+    this.pauses.delete(hostOf(url))
+  }
+
+  /** Waits out the site's pause after a bot check (rejects when `signal` aborts). */
+  async waitForSite(url: string, signal: AbortSignal) {
+    const pause = this.pauses.get(hostOf(url))
+    const ms = pause ? pause.until - Date.now() : 0
+    if (ms <= 0) return
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        signal.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      function onAbort() {
+        clearTimeout(timer)
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
   /** Resolves once no yt-dlp call is running (the managed copy may then be switched). */
   idle(): Promise<void> {
     return this.leases === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve))
@@ -124,6 +159,9 @@ export class Toolbox {
     }
   }
 }
+
+const MAX_PAUSE_MS = 30 * 60 * 1000
+const hostOf = (url: string) => URL.parse(url)?.hostname.toLowerCase() ?? ''
 
 /** Sites that throttle or bot-check bursts: yt-dlp sleeps between their requests. */
 export function isPacedSite(url: string): boolean {

@@ -35,7 +35,8 @@ beforeAll(async () => {
   const created = await run([process.execPath, 'scripts/admin.ts', 'create-user', EMAIL, PASSWORD], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, 120_000)
   if (created.code !== 0) throw new Error(`create-user failed: ${created.stdout}\n${created.stderr}`)
   ;[server, browser] = await Promise.all([
-    startServerProcess({ DATA_DIR: dataDir, FETCH_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_MAX: '1000', YTDLP_PATH: fake.path }),
+    // no site pause after the bot check: the job's own retries (1 s, 2 s) are what this shows
+    startServerProcess({ DATA_DIR: dataDir, FETCH_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_MAX: '1000', YTDLP_PATH: fake.path, BOT_CHECK_PAUSE_SECONDS: '0' }),
     launchBrowser(),
   ])
   context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } })
