@@ -298,7 +298,7 @@ describe('videos', () => {
     expect(w1.watched).toBeString()
     expect(w2.watched).toBe(w1.watched)
 
-    for (const path of ['like', 'queue', 'watch']) {
+    for (const path of ['like', 'queue', 'watch'] as const) {
       await expectError(a.client.put(`/api/youtube/videos/zzzzzzzzzzz/${path}`), 404, 'Youtube video not found.')
       await expectError(a.client.put(`/api/youtube/videos/not-a-video-id/${path}`), 404, 'Youtube video not found.')
     }

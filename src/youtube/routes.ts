@@ -1,7 +1,5 @@
-import type { ServerWebSocket } from 'bun'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { upgradeWebSocket } from 'hono/bun'
 import { currentUser, requireUser } from '../auth/session.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { fail } from '../lib/errors.ts'
@@ -10,6 +8,7 @@ import { hit } from '../lib/rate-limit.ts'
 import { MalformedMultipart, MultipartReader } from '../lib/multipart.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
+import { listenRoute } from '../ws/listen.ts'
 import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.ts'
 import { ImportError, channelRefFrom, parseSubscriptionsFile } from './import.ts'
 import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
@@ -289,33 +288,6 @@ export function youtubeRoutes(ctx: AppContext) {
       })
 
       // ---- live channel updates ----
-      .get(
-        '/channel/listen',
-        async (c, next) => {
-          if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') fail(426, 'Expected a WebSocket upgrade.')
-          // a page on another site must not open a socket with the user's cookie
-          const origin = c.req.header('origin')
-          if (origin) {
-            const own = (env.TRUST_PROXY && c.req.header('x-forwarded-host')) || c.req.header('host') || new URL(c.req.url).host
-            if (URL.parse(origin)?.host !== own) fail(403, 'Cross-origin request refused.')
-          }
-          await next()
-        },
-        upgradeWebSocket((c) => {
-          const user = currentUser(c)
-          let ping: ReturnType<typeof setInterval> | undefined
-          return {
-            onOpen(_event, ws) {
-              ;(ws.raw as ServerWebSocket<unknown>).subscribe(topics.channels(user.id))
-              ctx.hub.clients++
-              ping = setInterval(() => ws.send(JSON.stringify({ status: 'PING' })), env.WS_PING_SECONDS * 1000)
-            },
-            onClose() {
-              clearInterval(ping)
-              ctx.hub.clients--
-            },
-          }
-        }),
-      )
+      .get('/channel/listen', listenRoute(ctx, (user) => topics.channels(user.id)))
   )
 }
