@@ -120,24 +120,7 @@ export async function downloadAudio(
   let size = 0
   await runYtdlp(
     cfg,
-    [
-      '-f',
-      AUDIO_FORMAT,
-      '-o',
-      `${dir}/source.%(ext)s`,
-      '--newline',
-      '--progress',
-      // `--print` makes yt-dlp quiet, hiding its "larger than max-filesize" note: print the size instead
-      '--print',
-      `before_dl:${SIZE_MARK} %(filesize,filesize_approx)s`,
-      '--progress-template',
-      `download:${PROGRESS_MARK} %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
-      '--print',
-      'after_move:filepath',
-      '--no-simulate',
-      '--',
-      url,
-    ],
+    downloadArgs(url, dir),
     {
       signal,
       onLine(line) {
@@ -156,6 +139,28 @@ export async function downloadAudio(
   if (skipped || !path) throw new ToolFailure('too_large', skipped || `no file: ${size || 'unknown'} bytes, over --max-filesize ${cfg.maxFilesize}?`)
   if (!path.startsWith(`${dir}/`)) throw new ToolFailure('internal', 'yt-dlp did not report the downloaded file')
   return path
+}
+
+/** downloadAudio's own arguments (after the base flags). */
+export function downloadArgs(url: string, dir: string): string[] {
+  return [
+    '-f',
+    AUDIO_FORMAT,
+    '-o',
+    `${dir}/source.%(ext)s`,
+    '--newline',
+    '--progress',
+    // `--print` makes yt-dlp quiet, hiding its "larger than max-filesize" note: print the size instead
+    '--print',
+    `before_dl:${SIZE_MARK} %(filesize,filesize_approx)s`,
+    '--progress-template',
+    `download:${PROGRESS_MARK} %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
+    '--print',
+    'after_move:filepath',
+    '--no-simulate',
+    '--',
+    url,
+  ]
 }
 
 /** The uploader or channel name from the metadata, or null. */
