@@ -31,6 +31,24 @@ function standIns(): number[] {
     .map(Number)
 }
 
+/** Runs `fn` while counting stand-in processes every 15 ms; the most seen at once. */
+async function mostAtOnce<T>(fn: () => Promise<T>): Promise<{ most: number; result: T }> {
+  let most = 0
+  let sampling = true
+  const sampler = (async () => {
+    while (sampling) {
+      most = Math.max(most, standIns().length)
+      await Bun.sleep(15)
+    }
+  })()
+  try {
+    return { result: await fn(), most: Math.max(most, standIns().length) }
+  } finally {
+    sampling = false
+    await sampler
+  }
+}
+
 /** GET over the real port with the client's session cookie. */
 const grouping = (client: Client, url: string, signal?: AbortSignal) =>
   fetch(`${base}/api/music/grouping?video_url=${encodeURIComponent(url)}`, { headers: { cookie: client.cookie }, signal })
@@ -54,22 +72,14 @@ afterAll(async () => {
 
 describe('look-ups under limits', () => {
   test('30 parallel /grouping: every one answers, never more than 3 yt-dlp at once (2 per user)', async () => {
-    let most = 0
-    let sampling = true
-    const sampler = (async () => {
-      while (sampling) {
-        most = Math.max(most, standIns().length)
-        await Bun.sleep(15)
-      }
-    })()
-    const results = await Promise.all(
-      Array.from({ length: 30 }, async (_, i) => {
-        const res = await grouping(users[i % 3]!, `${media.url}/sleep/400/uploader-${i}`)
-        return { status: res.status, body: (await res.json()) as { grouping?: string } }
-      }),
+    const { most, result: results } = await mostAtOnce(() =>
+      Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const res = await grouping(users[i % 3]!, `${media.url}/sleep/400/uploader-${i}`)
+          return { status: res.status, body: (await res.json()) as { grouping?: string } }
+        }),
+      ),
     )
-    sampling = false
-    await sampler
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(200))
     expect(results.map((r) => r.body.grouping)).toEqual(Array.from({ length: 30 }, (_, i) => `uploader-${i}`))
     expect(most).toBeGreaterThanOrEqual(2)
@@ -77,17 +87,9 @@ describe('look-ups under limits', () => {
   })
 
   test('one user alone gets at most 2 at once', async () => {
-    let most = 0
-    let sampling = true
-    const sampler = (async () => {
-      while (sampling) {
-        most = Math.max(most, standIns().length)
-        await Bun.sleep(15)
-      }
-    })()
-    const statuses = await Promise.all(Array.from({ length: 6 }, (_, i) => grouping(users[0]!, `${media.url}/sleep/400/solo-${i}`).then((r) => r.status)))
-    sampling = false
-    await sampler
+    const { most, result: statuses } = await mostAtOnce(() =>
+      Promise.all(Array.from({ length: 6 }, (_, i) => grouping(users[0]!, `${media.url}/sleep/400/solo-${i}`).then((r) => r.status))),
+    )
     expect(statuses).toEqual(Array(6).fill(200))
     expect(most).toBe(2)
   })

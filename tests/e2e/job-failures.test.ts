@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { MusicJob } from '../../src/music/schema.ts'
 import { ERROR_SENTENCES } from '../../src/tools/failure.ts'
-import { launchBrowser } from '../support/browser.ts'
+import { launchBrowser, logIn } from '../support/browser.ts'
 import { startFakeYtdlp, type FakeYtdlp } from '../support/fake-ytdlp.ts'
 import { type MediaServer, startMediaServer } from '../support/media.ts'
 import { REPO_ROOT, run, type ServerProcess, startServerProcess } from '../support/server-process.ts'
@@ -41,11 +41,7 @@ beforeAll(async () => {
   ])
   context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } })
   page = await context.newPage()
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(EMAIL)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Submit' }).click()
-  await page.waitForURL((url) => url.pathname === '/music/downloader')
+  await logIn(page, EMAIL, PASSWORD)
 }, 240_000)
 
 afterAll(async () => {
