@@ -1,23 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { MusicJob } from '../../src/music/schema.ts'
 import { ERROR_SENTENCES } from '../../src/tools/failure.ts'
-import { launchBrowser, logIn } from '../support/browser.ts'
+import { launchBrowser } from '../support/browser.ts'
+import { createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from '../support/e2e.ts'
 import { startFakeYtdlp, type FakeYtdlp } from '../support/fake-ytdlp.ts'
 import { type MediaServer, startMediaServer } from '../support/media.ts'
-import { REPO_ROOT, run, type ServerProcess, startServerProcess } from '../support/server-process.ts'
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
 
 // A failed job's reason in the Music Downloader page: the server process runs a stand-in
 // yt-dlp (tests/support/fake-ytdlp.ts) that prints YouTube's real bot-check and private-video
 // texts; the row shows the sentence, and the red Failed button's tooltip says it too.
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 const EMAIL = 'failures-e2e@example.com'
 const PASSWORD = 'failures-e2e-password'
+const folders = e2eFolders('failures-e2e')
 
 let media: MediaServer
 let fake: FakeYtdlp
@@ -25,23 +24,16 @@ let server: ServerProcess
 let browser: Browser
 let context: BrowserContext
 let page: Page
-let dataDir: string
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-failures-e2e-'))
   fake = startFakeYtdlp()
-  ;[media] = await Promise.all([startMediaServer(), ensureWebBuild()])
-  const created = await run([process.execPath, 'scripts/admin.ts', 'create-user', EMAIL, PASSWORD], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, 120_000)
-  if (created.code !== 0) throw new Error(`create-user failed: ${created.stdout}\n${created.stderr}`)
+  ;[media] = await Promise.all([startMediaServer(), ensureWebBuild(), createUser(folders.dataDir, EMAIL, PASSWORD)])
   ;[server, browser] = await Promise.all([
     // no site pause after the bot check: the job's own retries (1 s, 2 s) are what this shows
-    startServerProcess({ DATA_DIR: dataDir, FETCH_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_MAX: '1000', YTDLP_PATH: fake.path, BOT_CHECK_PAUSE_SECONDS: '0' }),
+    startServerProcess({ DATA_DIR: folders.dataDir, FETCH_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_MAX: '1000', YTDLP_PATH: fake.path, BOT_CHECK_PAUSE_SECONDS: '0' }),
     launchBrowser(),
   ])
-  context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } })
-  page = await context.newPage()
-  await logIn(page, EMAIL, PASSWORD)
+  ;({ context, page } = await openLoggedInPage(browser, { baseURL: server.url, viewport: { width: 1280, height: 900 } }, { email: EMAIL, password: PASSWORD }))
 }, 240_000)
 
 afterAll(async () => {
@@ -50,7 +42,7 @@ afterAll(async () => {
   await server?.stop()
   await media?.stop()
   fake?.stop()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  folders.remove()
 })
 
 async function createFailingJob(title: string, caseId: string): Promise<string> {
