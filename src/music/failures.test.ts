@@ -124,3 +124,24 @@ describe('a missing ffmpeg', () => {
     expect(job.error).toBe(ERROR_SENTENCES.tool_missing)
   })
 })
+
+describe('no yt-dlp anywhere', () => {
+  let bare: TestApp
+  beforeAll(async () => {
+    // managed copy off, and a PATH without yt-dlp
+    bare = await createTestApp({ env: { YTDLP_UPDATE: 'off', PATH: files.dir, FFMPEG_PATH: '/usr/bin/ffmpeg', FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+  })
+  afterAll(() => bare?.close())
+
+  test('/api/health names it; a link job fails at once with tool_missing; an upload still works', async () => {
+    const body = (await (await bare.app.request('/api/health')).json()) as Record<string, string>
+    expect(body.ytdlp).toMatch(/yt-dlp is missing/)
+    expect(body.ffmpeg).toBe('ok')
+    const { client } = await signUp(bare)
+    const link = await waitForJob(client, await createJob(client, musicForm({ ...fields, video_url: `${media.url}/page.html` })))
+    expect(link.errorKind).toBe('tool_missing')
+    expect(link.error).toBe(ERROR_SENTENCES.tool_missing)
+    const upload = await waitForJob(client, await createJob(client, musicForm(fields, { path: files.mp3, type: 'audio/mpeg' })))
+    expect(upload.completed).toMatch(/Z$/)
+  })
+})

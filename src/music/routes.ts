@@ -14,7 +14,7 @@ import { inside, jobDir, mimeOf } from './files.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
 import { artworkUrlQuery, musicJobListQuery, videoUrlQuery } from './schema.ts'
 import { readTags } from './tags.ts'
-import { runLookup } from '../tools/lookup.ts'
+import { limitLookup, runLookup } from '../tools/lookup.ts'
 import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
 
@@ -86,7 +86,7 @@ export function musicRoutes(ctx: AppContext) {
       await refuseUnsafeUrl('artwork_url', artwork_url, ctx)
       let resolvedArtworkUrl: string
       try {
-        resolvedArtworkUrl = await resolveArtwork(artwork_url, ctx.allow)
+        resolvedArtworkUrl = await limitLookup(ctx, currentUser(c).id, c.req.raw.signal, (signal) => resolveArtwork(artwork_url, ctx.allow, signal))
       } catch {
         // not a page or image, no cover on it, refused hop, timeout: the same answer for all
         fail(400, 'Unable to get artwork.')

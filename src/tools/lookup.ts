@@ -2,9 +2,9 @@ import type { AppContext } from '../context.ts'
 import type { YtdlpConfig } from './ytdlp.ts'
 
 /**
- * Request-time yt-dlp calls (/grouping, /lookup, /artwork pages): at most
+ * Request-time look-ups (/grouping, /lookup, /artwork): at most
  * LOOKUP_CONCURRENCY at once in the app and LOOKUP_CONCURRENCY_PER_USER per
- * user; the others wait their turn. Each gives up (killing its yt-dlp) when
+ * user; the others wait their turn. Each gives up (killing its yt-dlp, or its fetch) when
  * the client goes away or after LOOKUP_TIMEOUT_SECONDS, which stays below the
  * server's idle timeout so the client gets an answer rather than a cut.
  */
@@ -48,13 +48,19 @@ class Slots {
 const globalSlots = new WeakMap<AppContext, Slots>()
 const userSlots = new WeakMap<AppContext, Map<string, Slots>>()
 
-export async function runLookup<T>(
+/** A yt-dlp look-up: `fn` gets the configuration and the look-up's signal. */
+export function runLookup<T>(
   ctx: AppContext,
   userId: string,
   clientSignal: AbortSignal,
   fn: (cfg: YtdlpConfig, signal: AbortSignal) => Promise<T>,
   opts: { url?: string } = {},
 ): Promise<T> {
+  return limitLookup(ctx, userId, clientSignal, (signal) => ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url }))
+}
+
+/** Any look-up (a page fetch for /artwork): the same limits, signal and timeout. */
+export async function limitLookup<T>(ctx: AppContext, userId: string, clientSignal: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const { env } = ctx
   const signal = AbortSignal.any([clientSignal, AbortSignal.timeout(env.LOOKUP_TIMEOUT_SECONDS * 1000)])
   let all = globalSlots.get(ctx)
@@ -69,7 +75,7 @@ export async function runLookup<T>(
   try {
     await all.take(signal)
     try {
-      return await ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url })
+      return await fn(signal)
     } finally {
       all.give()
     }
