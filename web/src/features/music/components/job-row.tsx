@@ -41,7 +41,7 @@ function Thumbnail({ src }: { src: string | null }) {
 
 const FAILED_FALLBACK = 'The job failed. Delete it and try again.'
 
-/** One job (SPEC 4): Loading with progress, Download, or red Failed; Delete always. */
+/** One job (docs/product.md#music-jobs): Loading with progress, Download, or red Failed; Delete always. */
 export function JobRow({ job }: { job: MusicJob }) {
   const remove = useDeleteJob()
   const running = !job.completed && !job.failed
