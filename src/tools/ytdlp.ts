@@ -8,7 +8,7 @@ import { runTool } from './run.ts'
 /**
  * Every yt-dlp command line of the app is built here (music jobs, /grouping,
  * /lookup, the managed copy's self-test): one place for the flags that keep
- * it safe and working, whichever yt-dlp runs (docs/decisions/050-tool-invocation.md).
+ * it safe and working, whichever yt-dlp runs (docs/decisions/050-tool-invocation-and-failure-reasons.md).
  */
 export interface YtdlpConfig {
   /** The yt-dlp to run; null when there is none (→ `tool_missing`). */
