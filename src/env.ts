@@ -61,7 +61,7 @@ const schema = z.object({
   LOOKUP_CONCURRENCY_PER_USER: z.coerce.number().int().positive().default(2),
   /** A look-up's own time limit (at most 55 s: the server's idle timeout is 60 s, so the look-up answers first). */
   LOOKUP_TIMEOUT_SECONDS: z.coerce.number().int().positive().max(55).default(40),
-  /** After a bot check on a site, its link jobs wait this long before calling it again (doubling per new check, at most 30 min); 0: off. */
+  /** After a bot check on a site, its link jobs wait this long before calling it again (doubling per new check, at most 10 min, inside the job's time limit); 0: off. */
   BOT_CHECK_PAUSE_SECONDS: z.coerce.number().min(0).default(60),
   /** The search path for tools (yt-dlp, ffmpeg), as the process got it. */
   PATH: z.string().default(''),

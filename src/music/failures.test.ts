@@ -145,3 +145,21 @@ describe('no yt-dlp anywhere', () => {
     expect(upload.completed).toMatch(/Z$/)
   })
 })
+
+describe('a job over its time limit', () => {
+  let slow: TestApp
+  beforeAll(async () => {
+    slow = await createTestApp({ env: { YTDLP_PATH: fake.path, JOB_TIMEOUT_SECONDS: '2', FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+  })
+  afterAll(() => slow?.close())
+
+  test('fails as timeout, its yt-dlp stopped', async () => {
+    const { client } = await signUp(slow)
+    const url = `${media.url}/sleep/20000/never`
+    const started = Date.now()
+    const job = await waitForJob(client, await createJob(client, musicForm({ ...fields, video_url: url })))
+    expect(job.errorKind).toBe('timeout')
+    expect(job.error).toBe(ERROR_SENTENCES.timeout)
+    expect(Date.now() - started).toBeLessThan(15_000)
+  })
+})

@@ -160,7 +160,8 @@ export class Toolbox {
   }
 }
 
-const MAX_PAUSE_MS = 30 * 60 * 1000
+// below the default job time limit (JOB_TIMEOUT_SECONDS, 15 min): the wait happens inside the job
+const MAX_PAUSE_MS = 10 * 60 * 1000
 const hostOf = (url: string) => URL.parse(url)?.hostname.toLowerCase() ?? ''
 
 /** Sites that throttle or bot-check bursts: yt-dlp sleeps between their requests. */
