@@ -46,7 +46,28 @@ const marks = css({
 const s = slider({ size: 'sm' })
 const rootClass = cx(s.root, css({ gap: '0', pt: '4' }))
 const controlClass = cx(s.control, css({ cursor: 'pointer' }))
-const thumbClass = cx(s.thumb, css({ width: '3.5', height: '3.5' }))
+// a 24 px target (WCAG 2.5.8) drawn as a 14 px dot
+const thumbClass = cx(
+  s.thumb,
+  css({
+    width: '6',
+    height: '6',
+    bg: 'transparent',
+    borderWidth: '0',
+    boxShadow: 'none',
+    _before: { content: '""', position: 'absolute', inset: '5px', borderRadius: 'full', bg: 'bg.default', borderWidth: '2px', borderColor: 'colorPalette.default', boxShadow: 'sm' },
+  }),
+)
+
+/** Seconds one arrow key moves the slider (its 0.1 % step is for pointers). */
+export const ARROW_SECONDS = 5
+
+/** The percent an arrow key leads to: ±5 s, within 0-100. */
+export function arrowTarget(percent: number, duration: number, key: string): number | undefined {
+  const dir = key === 'ArrowRight' || key === 'ArrowUp' ? 1 : key === 'ArrowLeft' || key === 'ArrowDown' ? -1 : 0
+  if (dir === 0 || duration <= 0) return undefined
+  return Math.min(100, Math.max(0, percent + (dir * ARROW_SECONDS * 100) / duration))
+}
 
 export function ProgressSlider({ percent, playedSeconds, duration, disabled, onSeeking, onSeek }: ProgressSliderProps) {
   const played = formatTime(playedSeconds)
@@ -67,7 +88,18 @@ export function ProgressSlider({ percent, playedSeconds, duration, disabled, onS
         <ArkSlider.Track className={s.track}>
           <ArkSlider.Range className={s.range} />
         </ArkSlider.Track>
-        <ArkSlider.Thumb index={0} className={thumbClass}>
+        <ArkSlider.Thumb
+          index={0}
+          className={thumbClass}
+          // capture: runs before the slider's own 0.1 % step and stops it
+          onKeyDownCapture={(e) => {
+            const target = arrowTarget(percent, duration, e.key)
+            if (target === undefined) return
+            e.preventDefault()
+            e.stopPropagation()
+            onSeek(target)
+          }}
+        >
           <span className={thumbLabel} data-testid="played-time">
             {played}
           </span>

@@ -19,12 +19,18 @@ const grid = css({
 
 const dense = css({ rowGap: '4' })
 
-/** The responsive grid of video (and, `dense`, channel) cards. */
-export function CardGrid({ children, label, compact }: { children: ReactNode; label?: string; compact?: boolean }) {
+// a short strip (the video page's 4 related videos): 2 a row from 560 px, all 4 from 900 px, never 3 + 1
+const strip = css({
+  '@container (min-width: 560px)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
+  '@container (min-width: 900px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' },
+})
+
+/** The responsive grid of video (and, `compact`, channel) cards; `row`: a short strip laid out evenly. */
+export function CardGrid({ children, label, compact, row }: { children: ReactNode; label?: string; compact?: boolean; row?: boolean }) {
   return (
     <TooltipLayer>
       <div className={container}>
-        <div className={compact ? cx(grid, dense) : grid} role="list" aria-label={label}>
+        <div className={cx(grid, compact && dense, row && strip)} role="list" aria-label={label}>
           {children}
         </div>
       </div>
