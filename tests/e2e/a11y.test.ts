@@ -194,7 +194,7 @@ describe('accessibility in the browser', () => {
       await page.getByRole('button', { name: 'Subscribe' }).click()
       await page.getByRole('button', { name: 'Unsubscribe' }).waitFor({ timeout: 20_000 })
       await page.getByRole('heading', { name: 'Tiny Kitchen', level: 1 }).waitFor()
-      await page.waitForFunction(() => document.querySelectorAll('article[data-video-id]').length === 12, null, { timeout: 60_000 })
+      await page.locator('article[data-video-id]').first().waitFor({ timeout: 60_000 })
       videoId = (await page.locator('article[data-video-id]').first().getAttribute('data-video-id'))!
       expect(findings).toEqual([])
     },

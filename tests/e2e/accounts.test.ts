@@ -116,7 +116,8 @@ describe('accounts in the browser', () => {
       await expectTitle(page, 'Account | Tunefeed')
       await shot(page, 'account')
 
-      // --- reset the password through the two-step dialog
+      // --- reset the password through the two-step dialog (signed out: /login sends a signed-in visitor home)
+      await context.clearCookies()
       await page.goto('/login')
       await page.getByRole('button', { name: 'Reset Password' }).click()
       const resetDialog = page.getByRole('dialog', { name: 'Reset Password' })

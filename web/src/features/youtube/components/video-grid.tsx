@@ -20,7 +20,12 @@ const grid = css({
 const dense = css({ rowGap: '4' })
 
 // a short strip (the video page's 4 related videos): 2 a row from 560 px, all 4 from 900 px, never 3 + 1
+// (its own grid: atomic container-query classes of `grid` would win over these)
 const strip = css({
+  display: 'grid',
+  gridTemplateColumns: '1fr',
+  columnGap: '5',
+  rowGap: '7',
   '@container (min-width: 560px)': { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
   '@container (min-width: 900px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' },
 })
@@ -30,7 +35,7 @@ export function CardGrid({ children, label, compact, row }: { children: ReactNod
   return (
     <TooltipLayer>
       <div className={container}>
-        <div className={cx(grid, compact && dense, row && strip)} role="list" aria-label={label}>
+        <div className={cx(row ? strip : grid, compact && dense)} role="list" aria-label={label}>
           {children}
         </div>
       </div>
