@@ -187,6 +187,21 @@ describe('accessibility in the browser', () => {
       await page.waitForURL((url) => url.pathname === '/music/downloader') // / leads to the downloader
       await page.getByRole('heading', { name: 'Music Downloader', level: 1 }).waitFor()
 
+      // a refused video link: the toast says what is wrong in words, not as `video_url: ...`
+      // (the guard decides on the literal address: nothing is sent to it)
+      const form = page.getByRole('form', { name: 'Music Downloader / Converter' })
+      await form.getByLabel('Video URL').fill('http://10.0.0.1/clip.webm')
+      await form.getByLabel('Title').fill('Refused')
+      await form.getByLabel('Artist').fill('Nobody')
+      await form.getByLabel('Album').fill('Nowhere')
+      await form.getByRole('button', { name: 'Submit' }).click()
+      const toast = page.getByRole('status').filter({ hasText: 'Job Failed to Start' }).or(page.getByRole('alert').filter({ hasText: 'Job Failed to Start' }))
+      await toast.first().waitFor()
+      const said = await toast.first().textContent()
+      expect(said).toContain('Video link: ')
+      expect(said).not.toContain('video_url')
+      await shot('a11y-refused-link')
+
       // a channel no one here follows is not stored: the page offers Subscribe, which fills it in
       channelId = fake.channel('@tiny-kitchen').id
       await visit(`/youtube/channel/${channelId}`, () => page.getByText('You do not follow this channel yet.').waitFor())

@@ -1,7 +1,7 @@
 import { Slider as ArkSlider } from '@ark-ui/react/slider'
 import { css, cx } from 'styled-system/css'
 import { slider } from 'styled-system/recipes'
-import { formatTime } from '../logic.ts'
+import { arrowTarget, formatTime } from '../logic.ts'
 
 export type ProgressSliderProps = {
   /** 0 to 100 (SPEC 2). */
@@ -59,15 +59,6 @@ const thumbClass = cx(
   }),
 )
 
-/** Seconds one arrow key moves the slider (its 0.1 % step is for pointers). */
-export const ARROW_SECONDS = 5
-
-/** The percent an arrow key leads to: ±5 s, within 0-100. */
-export function arrowTarget(percent: number, duration: number, key: string): number | undefined {
-  const dir = key === 'ArrowRight' || key === 'ArrowUp' ? 1 : key === 'ArrowLeft' || key === 'ArrowDown' ? -1 : 0
-  if (dir === 0 || duration <= 0) return undefined
-  return Math.min(100, Math.max(0, percent + (dir * ARROW_SECONDS * 100) / duration))
-}
 
 export function ProgressSlider({ percent, playedSeconds, duration, disabled, onSeeking, onSeek }: ProgressSliderProps) {
   const played = formatTime(playedSeconds)
