@@ -44,7 +44,7 @@ export default defineConfig({
         button: {
           variants: {
             variant: {
-              // a pending action keeps its colour (SPEC: the red Logout button stays red while loading)
+              // a pending action keeps its colour (docs/product.md#account-page: the red Logout stays red while loading)
               solid: {
                 '&[data-loading]': {
                   _disabled: { background: 'colorPalette.default', color: 'colorPalette.fg', cursor: 'progress', _hover: { background: 'colorPalette.default', color: 'colorPalette.fg' } },

@@ -12,7 +12,7 @@ import { ensureWebBuild } from '../support/web-build.ts'
 // Accessibility end to end (issue 18): every page, signed out and signed in with data, at
 // 1280×800 and phone size, scanned by axe-core (npm, injected into the page: test-only, never in
 // the bundle) for WCAG 2.x A/AA; keyboard checks (skip link, focus rings, focus return); and the
-// SPEC deviations and trips the issue lists. One browser, one signed-in context.
+// deviations from docs/product.md and trips the issue lists. One browser, one signed-in context.
 
 const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 const EMAIL = 'a11y-e2e@example.com'
@@ -161,7 +161,7 @@ describe('accessibility in the browser', () => {
       await page.keyboard.press('Enter')
       const dialog = page.getByRole('dialog', { name: 'Reset Password' })
       await dialog.waitFor()
-      // SPEC: the steps are "Send Reset Email" and "Reset Password"
+      // docs/product.md#login: the steps are "Send Reset Email" and "Reset Password"
       expect(await dialog.getByRole('list', { name: 'Steps' }).getByRole('listitem').allTextContents()).toEqual([
         '1Send Reset Email',
         '2Reset Password',

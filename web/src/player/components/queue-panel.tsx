@@ -32,8 +32,8 @@ const panel = css({
   p: '6',
   overflowX: 'hidden',
   transition: 'transform 0.25s ease',
-  // it stays mounted while closed, holding the playing video; on a phone it opens full width so the
-  // video can be seen (docs/decisions/111)
+  // docs/product.md#autoplay-player: it stays mounted while closed, holding the playing video; on a phone
+  // it opens full width so the video can be seen (docs/decisions/111)
   transform: 'translateX(100%)',
   overflowY: { base: 'auto', lg: 'hidden' },
   '&[data-open]': { transform: 'translateX(0)' },
@@ -71,9 +71,9 @@ const closeLarge = css({ hideBelow: 'lg' })
 const close = () => setQueueOpen(false)
 
 /**
- * The large queue panel (SPEC 2, 80% wide) with the mini player and the
+ * The large queue panel (docs/product.md#autoplay-player, 80% wide) with the mini player and the
  * 'Queue' list. It stays mounted while autoplay is on, slid out of view when
- * closed and always on small screens, because it holds the playing video.
+ * closed, because it holds the playing video; on a phone it opens full width.
  */
 export function QueuePanel({ open, list, index, page, totalPages, player }: QueuePanelProps) {
   const current = list[index]
