@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { launchBrowser } from '../support/browser.ts'
-import { REPO_ROOT, run, type ServerProcess, startServerProcess } from '../support/server-process.ts'
+import { adminCommand, createUser, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
 
 // Accessibility end to end (issue 18): every page, signed out and signed in with data, at
@@ -14,7 +14,6 @@ import { ensureWebBuild } from '../support/web-build.ts'
 // the bundle) for WCAG 2.x A/AA; keyboard checks (skip link, focus rings, focus return); and the
 // deviations from docs/product.md and trips the issue lists. One browser, one signed-in context.
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 const EMAIL = 'a11y-e2e@example.com'
 const PASSWORD = 'a11y-e2e-password'
 const DESKTOP = { width: 1280, height: 800 }
@@ -27,20 +26,17 @@ let server: ServerProcess
 let browser: Browser
 let context: BrowserContext
 let page: Page
-let dataDir: string
+let folders: ReturnType<typeof e2eFolders>
 let channelId: string
 let videoId: string
 const pageErrors: string[] = []
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-a11y-e2e-'))
+  folders = e2eFolders('a11y-e2e')
+  const { dataDir } = folders
   ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true }), ensureWebBuild()])
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
-  const created = await run([process.execPath, 'scripts/admin.ts', 'create-user', EMAIL, PASSWORD], env, 120_000)
-  if (created.code !== 0) throw new Error(`create-user failed: ${created.stdout}\n${created.stderr}`)
-  const categories = await run([process.execPath, 'scripts/admin.ts', 'youtube-refresh-categories'], { ...env, ...fake.env }, 120_000)
-  if (categories.code !== 0) throw new Error(`youtube-refresh-categories failed: ${categories.stderr}`)
+  await createUser(dataDir, EMAIL, PASSWORD)
+  await adminCommand(['youtube-refresh-categories'], { DATA_DIR: dataDir, ...fake.env })
   ;[server, browser] = await Promise.all([
     startServerProcess({ DATA_DIR: dataDir, ...fake.env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
     launchBrowser(),
@@ -58,7 +54,7 @@ afterAll(async () => {
   await browser?.close()
   await server?.stop()
   await fake?.stop()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  folders?.remove()
 })
 
 type Finding = { page: string; id: string; impact: string; help: string; targets: string[] }
