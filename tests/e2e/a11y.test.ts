@@ -186,10 +186,10 @@ describe('accessibility in the browser', () => {
       // a refused video link: the toast says what is wrong in words, not as `video_url: ...`
       // (the guard decides on the literal address: nothing is sent to it)
       const form = page.getByRole('form', { name: 'Music Downloader / Converter' })
-      await form.getByLabel('Video URL').fill('http://10.0.0.1/clip.webm')
-      await form.getByLabel('Title').fill('Refused')
-      await form.getByLabel('Artist').fill('Nobody')
-      await form.getByLabel('Album').fill('Nowhere')
+      await form.getByRole('textbox', { name: 'Video URL' }).fill('http://10.0.0.1/clip.webm')
+      await form.getByRole('textbox', { name: 'Title' }).fill('Refused')
+      await form.getByRole('textbox', { name: 'Artist' }).fill('Nobody')
+      await form.getByRole('textbox', { name: 'Album' }).fill('Nowhere')
       await form.getByRole('button', { name: 'Submit' }).click()
       const toast = page.getByRole('status').filter({ hasText: 'Job Failed to Start' }).or(page.getByRole('alert').filter({ hasText: 'Job Failed to Start' }))
       await toast.first().waitFor()
@@ -281,6 +281,13 @@ describe('accessibility in the browser', () => {
       await footer.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 20_000 })
       await page.waitForFunction(() => ((document.querySelector('video[data-player=html5]') as HTMLVideoElement | null)?.duration ?? 0) > 10)
       await footer.getByRole('button', { name: 'Pause' }).click()
+
+      // scroll-padding: a focused link far down stops clear of the fixed header (60 px) and footer (100 px)
+      await page.locator('article[data-video-id] a[href^="/youtube/channel/"]').last().focus()
+      await page.waitForTimeout(800) // smooth scrolling
+      const link = (await page.locator('article[data-video-id] a[href^="/youtube/channel/"]').last().boundingBox())!
+      expect(link.y).toBeGreaterThanOrEqual(60)
+      expect(link.y + link.height).toBeLessThanOrEqual(DESKTOP.height - 100)
       const time = () => page.evaluate(() => (document.querySelector('video[data-player=html5]') as HTMLVideoElement).currentTime)
       const thumb = footer.getByRole('slider', { name: 'Progress' })
       await thumb.focus()
