@@ -47,7 +47,7 @@ function PasswordSignUp() {
 
   return (
     <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
-      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}>
+      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }), create.reset)}>
         {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
         {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
         <TextField label="Email" type="email" autoComplete="email" required {...form.text('email')} />
