@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { axeFindings } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { signUpOverHttp } from '../support/music.ts'
 import { startOidcProvider, type TestOidc } from '../support/oidc.ts'
@@ -51,7 +52,8 @@ async function shot(page: Page, name: string) {
 }
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } })
+  // bypassCSP: the app's script-src refuses the injected axe-core script (the policy itself is tested elsewhere)
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, bypassCSP: true })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (err) => errors.push(err.message))
@@ -83,6 +85,7 @@ describe('sign in with an identity provider', () => {
     const button = page.getByRole('link', { name: 'Sign in with Pocket ID' })
     await button.waitFor()
     await shot(page, 'login-provider')
+    expect(await axeFindings(page, 'login with a provider')).toEqual([])
     await button.click()
     await atProvider(page, 'ada')
     await page.waitForURL((url) => url.origin === server.url && url.pathname === '/account')
@@ -101,6 +104,7 @@ describe('sign in with an identity provider', () => {
     await page.waitForURL((url) => url.origin === server.url && url.pathname === '/login')
     await page.getByText('Your e-mail address at Pocket ID is not verified').waitFor()
     await shot(page, 'login-provider-unverified')
+    expect(await axeFindings(page, 'login after a refused provider sign-in')).toEqual([])
     await context.close()
   }, 60_000)
 
@@ -151,6 +155,8 @@ describe('account tools', () => {
     await page.getByRole('button', { name: 'Copied' }).waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token)
     await shot(page, 'account-api-token-created')
+    await page.mouse.move(0, 0)
+    expect(await axeFindings(page, 'API Tokens tab with a new token')).toEqual([])
     const row = page.getByRole('listitem').filter({ hasText: 'iPhone Shortcut' })
     await row.getByText('Never used').waitFor()
 
@@ -185,6 +191,8 @@ describe('account tools', () => {
     await page.getByLabel('New Password').fill('a brand new password')
     await page.getByRole('button', { name: 'Change Password' }).click()
     await page.getByText('Incorrect password.').waitFor()
+    await page.mouse.move(0, 0)
+    expect(await axeFindings(page, 'Account tab with an error')).toEqual([])
     await page.getByLabel('Current Password').fill('password123')
     await page.getByRole('button', { name: 'Change Password' }).click()
     await page.getByText('Password changed').waitFor()
@@ -195,6 +203,7 @@ describe('account tools', () => {
     const dialog = page.getByRole('alertdialog', { name: 'Delete Account' })
     await dialog.getByLabel('Password').fill('a brand new password')
     await shot(page, 'account-delete')
+    expect(await axeFindings(page, 'Delete Account dialog')).toEqual([])
     await dialog.getByRole('button', { name: 'Delete Account' }).click()
     await page.waitForURL((url) => url.pathname === '/login')
     const login = await fetch(`${server.url}/api/auth/login`, {
