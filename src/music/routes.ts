@@ -7,6 +7,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { sendFile } from '../lib/send-file.ts'
+import { idParam } from '../lib/fields.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { resolveArtwork } from './artwork.ts'
@@ -69,7 +70,7 @@ export function musicRoutes(ctx: AppContext) {
         }
       }),
     )
-    .delete('/jobs/:id/delete', async (c) => {
+    .delete('/jobs/:id/delete', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       // the row goes first so a running job cannot record anything after this
       await deleteMusicJob(db, row.id)
@@ -77,19 +78,19 @@ export function musicRoutes(ctx: AppContext) {
       await rm(jobDir(env.DATA_DIR, row.userId, row.id), { recursive: true, force: true })
       return c.json({ id: row.id }, 200)
     })
-    .get('/jobs/:id/download', async (c) => {
+    .get('/jobs/:id/download', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.outputFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.outputFile)
       return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: 'audio/mpeg' })
     })
-    .get('/jobs/:id/upload', async (c) => {
+    .get('/jobs/:id/upload', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.uploadFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile)
       return sendFile(c.req.raw, path, { filename: row.originalFilename || row.uploadFile, type: mimeOf(row.uploadFile) })
     })
-    .get('/jobs/:id/artwork', async (c) => {
+    .get('/jobs/:id/artwork', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.artworkFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.artworkFile)

@@ -8,6 +8,7 @@ import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { MalformedMultipart, MultipartReader } from '../lib/multipart.ts'
+import { idParam } from '../lib/fields.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.ts'
@@ -233,7 +234,7 @@ export function youtubeRoutes(ctx: AppContext) {
         await ctx.jobs.enqueue(syncSubscriptionsJob, { userId: user.id }, { jobId: `youtube.syncSubscriptions.${user.id}` })
         return c.json({ id: channel.id }, 200)
       })
-      .get('/channels/:id', async (c) => {
+      .get('/channels/:id', valid('param', idParam), async (c) => {
         const found = await channelJson(db, currentUser(c).id, c.req.param('id'))
         if (!found) fail(404, 'Youtube Channel not found.')
         return c.json(found, 200)
@@ -258,7 +259,7 @@ export function youtubeRoutes(ctx: AppContext) {
         )
         return c.json(result, 200)
       })
-      .get('/videos/:id', valid('query', videoQuery), async (c) => {
+      .get('/videos/:id', valid('param', idParam), valid('query', videoQuery), async (c) => {
         const user = currentUser(c)
         const id = c.req.param('id')
         const video = VIDEO_ID.test(id) ? await getVideo(db, user.id, id, media) : null
@@ -266,12 +267,12 @@ export function youtubeRoutes(ctx: AppContext) {
         const related = await relatedVideos(db, user.id, video, c.req.valid('query').related_videos_length, media)
         return c.json({ ...video, relatedVideos: related }, 200)
       })
-      .put('/videos/:id/watch', toggle('watch', true))
-      .put('/videos/:id/like', toggle('like', true))
-      .delete('/videos/:id/like', toggle('like', false))
-      .put('/videos/:id/queue', toggle('queue', true))
-      .delete('/videos/:id/queue', toggle('queue', false))
-      .get('/videos/:id/progress', async (c) => {
+      .put('/videos/:id/watch', valid('param', idParam), toggle('watch', true))
+      .put('/videos/:id/like', valid('param', idParam), toggle('like', true))
+      .delete('/videos/:id/like', valid('param', idParam), toggle('like', false))
+      .put('/videos/:id/queue', valid('param', idParam), toggle('queue', true))
+      .delete('/videos/:id/queue', valid('param', idParam), toggle('queue', false))
+      .get('/videos/:id/progress', valid('param', idParam), async (c) => {
         const id = c.req.param('id')
         if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
         const row = await getProgress(db, currentUser(c).id, id)
@@ -280,7 +281,7 @@ export function youtubeRoutes(ctx: AppContext) {
           200,
         )
       })
-      .put('/videos/:id/progress', valid('json', progressBody), async (c) => {
+      .put('/videos/:id/progress', valid('param', idParam), valid('json', progressBody), async (c) => {
         const id = c.req.param('id')
         if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
         const { playedSeconds, duration } = c.req.valid('json')
