@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run, startServerProcess, type ServerProcess } from '../tests/support/server-process.ts'
@@ -15,6 +15,8 @@ const lockFile = join(dataDir, 'db.lock')
 let first: ServerProcess | undefined
 
 beforeAll(async () => {
+  // as an older version left it: start-up makes it private again
+  chmodSync(dataDir, 0o755)
   first = await startServerProcess({ DATA_DIR: dataDir }, 120_000)
 }, 130_000)
 
@@ -69,8 +71,33 @@ describe('the server process', () => {
       body: JSON.stringify({ email, password: 'password123' }),
     })
     expect(login.status).toBe(200)
-    // the log names the file too
+    // the log names the file, never what is in it
     expect(first!.stdout()).toContain('mail saved (no SMTP_URL)')
+    expect(first!.stdout()).not.toContain(token!)
+    // the mail is the owner's alone
+    for (const f of files) expect(statSync(join(mailDir, f)).mode & 0o777).toBe(0o600)
+    // the link's page path goes into the request log without its token
+    await fetch(`${first!.url}/verify/${token}`)
+    await Bun.sleep(200) // request lines are written every 50 ms
+    expect(first!.stdout()).toContain('"path":"/verify/[redacted]"')
+    expect(first!.stdout()).not.toContain(token!)
+  })
+
+  test('DATA_DIR is 0700 and nothing in it is readable by group or others (umask 077)', () => {
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    const open: string[] = []
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name)
+        const st = statSync(path)
+        if (st.mode & 0o077) open.push(`${path} ${(st.mode & 0o777).toString(8)}`)
+        if (st.isDirectory()) walk(path)
+      }
+    }
+    walk(dataDir)
+    // PGlite's database files, the lock, the queue and the mail folder included
+    expect(readdirSync(join(dataDir, 'db')).length).toBeGreaterThan(5)
+    expect(open).toEqual([])
   })
 
   test('SIGTERM shuts down gracefully: exit 0, lock released, data kept', async () => {

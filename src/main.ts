@@ -3,11 +3,13 @@
 // and serves the API, sockets and the built web app.
 import { join } from 'node:path'
 import { parseEnvOrReport } from './env.ts'
+import { privateDataDir } from './lib/data-dir.ts'
 import { errorFields, log, setLogLevel } from './lib/logger.ts'
 
 const env = parseEnvOrReport()
 if (!env) process.exit(1)
 setLogLevel(env.LOG_LEVEL)
+privateDataDir(env.DATA_DIR)
 
 // imported after the environment is known to be valid
 const { startServer } = await import('./server.ts')

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
+import { privateTree } from '../lib/data-dir.ts'
 import { acquireLock } from '../lib/lock-file.ts'
 import { embeddedMigrations, embeddedPgliteOptions } from '../embedded.ts'
 
@@ -73,12 +74,14 @@ export async function openPglite(
   }
   const db = drizzle(client, { schema }) as unknown as Db
   if (opts.migrate !== false) await runMigrations(db, () => import('drizzle-orm/pglite/migrator'))
+  if (dir) privateTree(dir)
   return {
     db,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
     close: async () => {
       await client.close()
+      if (dir) privateTree(dir)
       release()
     },
     // exposed for the test snapshot helper
