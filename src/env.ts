@@ -95,6 +95,19 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 }
 
 /**
+ * What stops a server start beyond the schema: in production (NODE_ENV=production,
+ * the Docker image; the compiled binary unless NODE_ENV says otherwise) links in
+ * mails must not come from a request's Host header, so PUBLIC_URL is required.
+ * The CLI commands do not need it.
+ */
+export function serverStartProblem(opts: { binary: boolean }, source: Record<string, string | undefined> = process.env): string | null {
+  const production = source.NODE_ENV ? source.NODE_ENV === 'production' : opts.binary
+  if (production && !source.PUBLIC_URL)
+    return 'PUBLIC_URL is required in production: set it to the address people open Tunefeed at (for example https://music.example.org). Links in e-mails are built from it, never from a request\'s Host header.'
+  return null
+}
+
+/**
  * For entry points (server, CLI): the parsed environment, or null after
  * printing the message that names the bad variable.
  */

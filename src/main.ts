@@ -2,12 +2,18 @@
 // under Bun. Parses the environment, opens the database (running migrations),
 // and serves the API, sockets and the built web app.
 import { join } from 'node:path'
-import { parseEnvOrReport } from './env.ts'
+import { embedded } from './embedded.ts'
+import { parseEnvOrReport, serverStartProblem } from './env.ts'
 import { privateDataDir } from './lib/data-dir.ts'
 import { errorFields, log, setLogLevel } from './lib/logger.ts'
 
 const env = parseEnvOrReport()
 if (!env) process.exit(1)
+const problem = serverStartProblem({ binary: !!embedded() })
+if (problem) {
+  console.error(problem)
+  process.exit(1)
+}
 setLogLevel(env.LOG_LEVEL)
 privateDataDir(env.DATA_DIR)
 
