@@ -5,6 +5,7 @@ import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
+import { assertNotLockedOut, clearLoginFailures, recordLoginFailure } from './lockout.ts'
 import { resetMail, verificationMail } from './mail.ts'
 import {
   changePassword,
@@ -60,10 +61,18 @@ export function authRoutes(ctx: AppContext) {
     })
     .post('/login', valid('json', credentials), async (c) => {
       const { email, password } = c.req.valid('json')
-      await limit(c, 'login', email)
+      // every attempt counts per address; failures count per e-mail and address together
+      await limit(c, 'login')
+      const ip = clientIp(c, env.TRUST_PROXY)
+      const policy = { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }
+      await assertNotLockedOut(db, email, ip, policy)
       const user = await findUserByEmail(db, email)
       const ok = await verifyPassword(password, user?.passwordHash)
-      if (!user || !ok) fail(401, 'Incorrect email or password.')
+      if (!user || !ok) {
+        await recordLoginFailure(db, email, ip, policy)
+        fail(401, 'Incorrect email or password.')
+      }
+      await clearLoginFailures(db, email, ip)
       if (!user.verifiedAt) fail(401, 'Account is unverified.')
       const { token, expiresAt } = await createSession(db, user.id)
       setSessionCookie(c, token, expiresAt, env.TRUST_PROXY)
