@@ -73,6 +73,12 @@ const schema = z.object({
    * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
    */
   YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** Music jobs one user may have waiting or running at once (429 beyond). */
+  MAX_JOBS_PER_USER: z.coerce.number().int().positive().default(50),
+  /** Bytes one user's music files (uploads, artwork, MP3s) may take on disk (413 beyond). */
+  MAX_STORED_BYTES_PER_USER: z.coerce.number().int().positive().default(20 * 1024 ** 3),
+  /** POST /api/music/tags calls read at once, over all users (each user: at most 2). */
+  TAGS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Seconds between `{status:"PING"}` messages on the listen sockets. */
   WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */

@@ -13,6 +13,7 @@ import { topics } from '../ws/hub.ts'
 import { resolveArtwork } from './artwork.ts'
 import { createMusicJob, readUpload, refuseUnsafeUrl } from './create.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
+import { CallLimit } from './limits.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
 import { artworkUrlQuery, musicJobListQuery, videoUrlQuery, type MusicJobEvent } from './schema.ts'
 import { readTags } from './tags.ts'
@@ -24,6 +25,7 @@ const GROUPING_TIMEOUT_MS = 30_000
 
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
+  const tagReads = new CallLimit(env.TAGS_CONCURRENCY, 2)
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
   const ownJob = async (userId: string, id: string) => {
@@ -121,13 +123,15 @@ export function musicRoutes(ctx: AppContext) {
       return c.json({ resolvedArtworkUrl }, 200)
     })
     .post('/tags', async (c) => {
+      const release = tagReads.enter(currentUser(c).id)
       const tmp = join(env.DATA_DIR, 'tmp', crypto.randomUUID())
-      await mkdir(tmp, { recursive: true })
       try {
+        await mkdir(tmp, { recursive: true })
         const { file } = await readUpload(c.req.raw, tmp, env.MAX_UPLOAD_BYTES)
         if (!file) fail(422, 'file: Required')
         return c.json(await readTags(file.path), 200)
       } finally {
+        release()
         await rm(tmp, { recursive: true, force: true })
       }
     })
