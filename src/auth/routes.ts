@@ -18,7 +18,7 @@ import {
   verifyPassword,
 } from './queries.ts'
 import { createAccount, credentials, resetPassword, sendReset, verifyQuery, type SessionResponse } from './schema.ts'
-import { clearSessionCookie, createSession, currentUser, deleteSession, requireUser, setSessionCookie } from './session.ts'
+import { clearSessionCookie, createSession, currentUser, endSession, requireUser, setSessionCookie } from './session.ts'
 
 export function authRoutes(ctx: AppContext) {
   const { db, env } = ctx
@@ -69,7 +69,7 @@ export function authRoutes(ctx: AppContext) {
       return c.json({ email: user.email, admin: user.admin } satisfies SessionResponse, 200)
     })
     .delete('/logout', requireUser, async (c) => {
-      await deleteSession(db, c.get('sessionId')!)
+      await endSession(ctx, c.get('sessionId')!)
       clearSessionCookie(c)
       return c.json({}, 200)
     })
@@ -97,6 +97,8 @@ export function authRoutes(ctx: AppContext) {
       const userId = await consumeToken(db, token, 'reset')
       if (!userId) fail(400, 'Token is not valid.')
       await changePassword(db, userId, password)
+      // every session of the user ended with the reset: their open sockets too
+      ctx.hub.closeSessions({ userId })
       clearSessionCookie(c)
       return c.body(null, 204)
     })
