@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { HttpClient, signUp as deploySignUp } from '../tests/deploy/support.ts'
 import { run, startServerProcess, type ServerProcess } from '../tests/support/server-process.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
@@ -100,9 +101,22 @@ describe('the server process', () => {
     expect(open).toEqual([])
   })
 
-  test('SIGTERM shuts down gracefully: exit 0, lock released, data kept', async () => {
+  test('SIGTERM with listen sockets open: they close with 1001, exit 0 within 10 s, lock released, data kept', async () => {
+    const client = new HttpClient(first!.url)
+    const email = `sock-${crypto.randomUUID().slice(0, 8)}@example.com`
+    await deploySignUp(client, join(dataDir, 'mail'), email)
+    const closes: Promise<number>[] = []
+    for (const path of ['/api/music/jobs/listen', '/api/youtube/channel/listen', '/api/music/jobs/listen']) {
+      const ws = new WebSocket(first!.url.replace(/^http/, 'ws') + path, { headers: { cookie: client.cookieHeader } } as never)
+      closes.push(new Promise((resolve) => (ws.onclose = (e) => resolve(e.code))))
+      await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)))
+    }
+    const started = performance.now()
     const code = await first!.stop('SIGTERM')
+    const seconds = (performance.now() - started) / 1000
     expect(code).toBe(0)
+    expect(seconds).toBeLessThan(10)
+    expect(await Promise.all(closes)).toEqual([1001, 1001, 1001])
     expect(first!.stdout()).toContain('"msg":"shutting down","signal":"SIGTERM"')
     expect(existsSync(lockFile)).toBe(false)
     await expect(fetch(`${first!.url}/api/health`)).rejects.toThrow()

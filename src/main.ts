@@ -27,6 +27,11 @@ try {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
+    // whatever hangs, exit well before systemd's TimeoutStopSec (60 s) kills us mid-write
+    setTimeout(() => {
+      log.error('shutdown took over 20 s; exiting now')
+      process.exit(1)
+    }, 20_000).unref()
     await server.stop()
     process.exit(0)
   }
