@@ -66,6 +66,11 @@ const schema = z.object({
   YOUTUBE_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
   /** Detect new uploads through the channels' free Atom feeds before spending API units. */
   YOUTUBE_USE_FEED: bool.default(true),
+  /**
+   * Each user's share of the daily budget: imports and hand-added channels are
+   * charged what they make the app fetch (429 beyond, until the Pacific reset).
+   */
+  YOUTUBE_USER_DAILY_UNITS: z.coerce.number().int().positive().default(2500),
   /** Videos fetched on a channel's first refresh (later ones stop at known videos). */
   YOUTUBE_BACKFILL_VIDEOS: z.coerce.number().int().positive().default(200),
   /**

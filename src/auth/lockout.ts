@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { rowsOf } from '../db/rows.ts'
 import { fail } from '../lib/errors.ts'
 
 /**
@@ -27,8 +28,6 @@ export function backoffSeconds(failures: number, policy: LockoutPolicy): number 
   const base = Math.max(1, Math.round(policy.windowSeconds / 15))
   return Math.min(policy.windowSeconds, base * 2 ** (failures - policy.max))
 }
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows)
 
 /** Throws 429 with Retry-After while this address is locked out of this account. */
 export async function assertNotLockedOut(db: Db, email: string, ip: string, policy: LockoutPolicy): Promise<void> {

@@ -13,6 +13,7 @@ import { youtubeClientFor, type YoutubeClient } from './client.ts'
 import { channelRefFrom } from './import.ts'
 import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
 import { provider } from './provider.ts'
+import { chargeUserUnits, firstRefreshUnits } from './quota.ts'
 import { channelJson, findChannelByHandle, getChannel, upsertChannels, type ChannelRow } from './queries/channels.ts'
 import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
 import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
@@ -59,6 +60,9 @@ async function resolveChannel(ctx: AppContext, userId: string, client: () => You
   const stored = ref.startsWith('@') ? await findChannelByHandle(ctx.db, ref) : await getChannel(ctx.db, ref)
   if (stored) return stored
   await hit(ctx.db, `youtube-lookup:${userId}`, LOOKUPS_PER_HOUR, 3600)
+  // a channel new to the app costs its lookup and first refresh: charged to the user's share
+  const left = await chargeUserUnits(ctx.db, userId, 1 + firstRefreshUnits(ctx.env.YOUTUBE_BACKFILL_VIDEOS), ctx.env.YOUTUBE_USER_DAILY_UNITS)
+  if (left !== null) fail(429, `Your share of today's YouTube budget is used up (${left} units left): add more channels tomorrow.`)
   const found = await provider(async () => (ref.startsWith('@') ? await client().channelByHandle(ref) : (await client().channelsById([ref]))[0]))
   if (!found) return null
   await upsertChannels(ctx.db, [found])
