@@ -48,7 +48,7 @@ export const musicJobListQuery = z.object({
 export const videoUrlQuery = z.object({ video_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
 export const artworkUrlQuery = z.object({ artwork_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
 
-/** A job as GET /jobs/list answers it (API.md, Music). */
+/** A job as GET /jobs/list answers it (docs/api.md#music-job-shape). */
 export interface MusicJob {
   id: string
   videoUrl: string | null
