@@ -20,6 +20,8 @@ export interface EmbeddedAssets {
   migrations: EmbeddedMigration[]
   /** PGlite's runtime files, which it cannot find inside the compiled file system by itself. */
   pglite: { pgliteWasm: string; initdbWasm: string; fsBundle: string }
+  /** The migrated data folder a first start loads (src/db/seed.ts). */
+  pgliteSeed?: string
   version: string
 }
 
