@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono'
 import { serveStatic } from 'hono/bun'
 import { serveStatic as serveFrom } from 'hono/serve-static'
 import { embedded } from './embedded.ts'
+import { CONTROL_CHARS } from './lib/fields.ts'
 
 export interface WebFiles {
   /** Serves a built file when the path names one. */
@@ -37,7 +38,7 @@ function printablePath(serve: MiddlewareHandler): MiddlewareHandler {
     try {
       path = decodeURIComponent(path)
     } catch {}
-    if (/[\u0000-\u001f\u007f]/.test(path)) return Promise.resolve(c.json({ detail: 'Not found.' }, 404))
+    if (CONTROL_CHARS.test(path)) return Promise.resolve(c.json({ detail: 'Not found.' }, 404))
     return serve(c, next)
   }
 }

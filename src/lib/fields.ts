@@ -14,7 +14,10 @@ export const required = (issue: { input?: unknown }) => (issue.input === undefin
  * control characters (PostgreSQL refuses NUL in text; no real name, tag, id or
  * URL has them). Refused with 422 naming the field by `valid()`.
  */
-export const printable = <T extends z.ZodString>(s: T) => s.regex(/^[^\u0000-\u001f\u007f]*$/, 'Must not contain control characters')
+export const printable = <T extends z.ZodString>(s: T) => s.refine((v) => !CONTROL_CHARS.test(v), 'Must not contain control characters')
+
+/** NUL, the other C0 controls and DEL. */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
 
 /** `:id` path parameters (videos, channels, jobs). */
 export const idParam = z.object({ id: printable(z.string()) })
