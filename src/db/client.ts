@@ -73,10 +73,10 @@ export async function openPglite(
     release = acquireLock(join(dir, '..', `${dir.split('/').pop()}.lock`))
   }
   let client: InstanceType<typeof PGlite>
-  // the compiled binary passes PGlite its embedded wasm and data files
-  const embeddedFiles = await embeddedPgliteOptions()
   const start = async (loadDataDir: Blob | undefined) => {
-    const options = { ...embeddedFiles, startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], ...(loadDataDir ? { loadDataDir } : {}) }
+    // the compiled binary passes PGlite its embedded wasm and data files
+    const initdb = !loadDataDir && !(dir && existsSync(join(dir, 'PG_VERSION')))
+    const options = { ...(await embeddedPgliteOptions({ initdb })), startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], ...(loadDataDir ? { loadDataDir } : {}) }
     // PGlite reads its options from the first argument when there is no folder (in memory)
     const c = dir ? new PGlite(dir, options) : new PGlite(options)
     await c.waitReady
