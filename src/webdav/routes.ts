@@ -5,7 +5,7 @@ import { currentUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { valid } from '../lib/validate.ts'
 import { checkWebdav } from './check.ts'
-import { deleteWebdav, getWebdav, saveWebdav } from './queries.ts'
+import { deleteWebdav, getWebdav, saveWebdav, WebdavUnreadable } from './queries.ts'
 import { webdavAccount } from './schema.ts'
 
 export function webdavRoutes(ctx: AppContext) {
@@ -14,7 +14,10 @@ export function webdavRoutes(ctx: AppContext) {
     // credentials: a signed-in session only, never an API token
     .use(requireSession)
     .get('/', async (c) => {
-      const account = await getWebdav(db, cipher, currentUser(c).id)
+      const account = await getWebdav(db, cipher, currentUser(c).id).catch((err: unknown) => {
+        if (err instanceof WebdavUnreadable) fail(409, err.message)
+        throw err
+      })
       if (!account) fail(404, 'WebDAV not found.')
       return c.json(account, 200)
     })
