@@ -27,7 +27,9 @@ export function accountRoutes(ctx: AppContext) {
       const { currentPassword, password } = c.req.valid('json')
       const me = currentUser(c)
       await confirm(me.id, me.email, currentPassword)
-      await changePassword(db, me.id, password, c.get('sessionId')!)
+      const sessionId = c.get('sessionId')!
+      await changePassword(db, me.id, password, sessionId)
+      ctx.hub.closeSessions({ userId: me.id, exceptSessionId: sessionId })
       return c.body(null, 204)
     })
     .delete('/account', requireSession, valid('json', deleteAccountBody), async (c) => {

@@ -11,7 +11,8 @@ import { users } from './tables.ts'
  * Removes a user and everything of theirs: the user row (its jobs, sessions,
  * API tokens, identities, WebDAV account, subscriptions and marks go with it
  * through the foreign keys), running jobs, their files under DATA_DIR, mails
- * saved for them (no SMTP_URL) and rate-limit counters naming them.
+ * saved for them (no SMTP_URL) and rate-limit counters naming them; their
+ * listen sockets are closed.
  * See docs/decisions/071-account-changes-and-deletion.md. Used by DELETE /api/auth/account.
  */
 export async function deleteAccount(ctx: AppContext, user: { id: string; email: string }) {
@@ -20,6 +21,7 @@ export async function deleteAccount(ctx: AppContext, user: { id: string; email: 
   // the rows go first so a running job cannot record anything after this
   await db.delete(users).where(eq(users.id, user.id))
   sessionCache(db).forgetUser({ id: user.id })
+  ctx.hub.closeSessions({ userId: user.id })
   for (const job of jobs) await ctx.jobs.cancel(job.id)
   await rm(resolve(env.DATA_DIR, 'music', user.id), { recursive: true, force: true })
   await deleteSavedMails(env.DATA_DIR, user.email)

@@ -54,6 +54,12 @@ export async function validateApiToken(db: Db, token: string): Promise<{ user: S
   return { user, tokenId: row.tokenId }
 }
 
+/** Not revoked (for sockets, which outlive the request that opened them; see src/ws/listen.ts). */
+export async function apiTokenAlive(db: Db, tokenId: string): Promise<boolean> {
+  const [row] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, tokenId))
+  return !!row
+}
+
 export async function createApiToken(db: Db, userId: string, name: string) {
   const token = TOKEN_PREFIX + randomToken()
   const [row] = await db.insert(apiTokens).values({ userId, name, hash: hashToken(token) }).returning({ id: apiTokens.id, name: apiTokens.name })

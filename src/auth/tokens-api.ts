@@ -33,6 +33,7 @@ export function tokenRoutes(ctx: AppContext) {
     .delete('/:id', async (c) => {
       const id = c.req.param('id')
       if (!UUID.test(id) || !(await deleteApiToken(db, currentUser(c).id, id))) fail(404, 'Token not found.')
+      ctx.hub.closeSessions({ apiTokenId: id })
       return c.body(null, 204)
     })
 }

@@ -5,6 +5,8 @@ export interface TrackedSocket {
   userId: string
   /** The session it was opened with (null for other credentials, which end on their own terms). */
   sessionId: string | null
+  /** The API token it was opened with (src/auth/bearer.ts), or null. */
+  apiTokenId: string | null
   close(code: number, reason: string): void
 }
 
@@ -37,12 +39,24 @@ export class Hub {
   }
 
   /**
-   * Closes the sockets of one session, or of every session of one user, on
-   * this process (other processes notice at their next ping, see ws/listen.ts).
+   * Closes the sockets of one session, of one API token, or of one user (with
+   * `exceptSessionId`: only those of the user's other sessions), on this process
+   * (other processes notice at their next ping, see ws/listen.ts).
    */
-  closeSessions(match: { sessionId?: string; userId?: string }, code = CLOSE_SESSION_ENDED, reason = 'Session ended') {
+  closeSessions(
+    match: { sessionId?: string; apiTokenId?: string; userId?: string; exceptSessionId?: string },
+    code = CLOSE_SESSION_ENDED,
+    reason = 'Session ended',
+  ) {
+    const ofUser = (socket: TrackedSocket) =>
+      socket.userId === match.userId &&
+      (match.exceptSessionId === undefined || (socket.sessionId !== null && socket.sessionId !== match.exceptSessionId))
     for (const socket of this.sockets) {
-      if ((match.sessionId && socket.sessionId === match.sessionId) || (match.userId && socket.userId === match.userId)) {
+      if (
+        (match.sessionId && socket.sessionId === match.sessionId) ||
+        (match.apiTokenId && socket.apiTokenId === match.apiTokenId) ||
+        (match.userId && ofUser(socket))
+      ) {
         this.sockets.delete(socket)
         socket.close(code, reason)
       }

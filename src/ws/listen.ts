@@ -1,6 +1,7 @@
 import type { ServerWebSocket } from 'bun'
 import type { Context } from 'hono'
 import { upgradeWebSocket } from 'hono/bun'
+import { apiTokenAlive } from '../auth/bearer.ts'
 import { currentUser, sessionAlive } from '../auth/session.ts'
 import type { AppContext, AppEnv, SessionUser } from '../context.ts'
 import { fail } from '../lib/errors.ts'
@@ -24,17 +25,21 @@ export function listenRoute(ctx: AppContext, topicOf: (user: SessionUser) => str
     const user = currentUser(c)
     const topic = topicOf(user)
     const sessionId = c.get('sessionId')
+    const apiTokenId = c.get('apiTokenId')
     let ping: ReturnType<typeof setInterval> | undefined
     let tracked: TrackedSocket | undefined
     return {
       onOpen(_event, ws) {
         ;(ws.raw as ServerWebSocket<unknown>).subscribe(topic)
         ctx.hub.clients++
-        tracked = { userId: user.id, sessionId, close: (code, reason) => ws.close(code, reason) }
+        tracked = { userId: user.id, sessionId, apiTokenId, close: (code, reason) => ws.close(code, reason) }
         ctx.hub.track(tracked)
         // each ping re-checks the session: a logout or reset on another process closes the socket here
         ping = setInterval(async () => {
-          if (sessionId && !(await sessionAlive(ctx.db, sessionId).catch(() => true))) {
+          const ended = sessionId
+            ? !(await sessionAlive(ctx.db, sessionId).catch(() => true))
+            : !!apiTokenId && !(await apiTokenAlive(ctx.db, apiTokenId).catch(() => true))
+          if (ended) {
             ctx.hub.untrack(tracked!)
             return ws.close(CLOSE_SESSION_ENDED, 'Session ended')
           }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { eq } from 'drizzle-orm'
 import { websocket } from 'hono/bun'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
-import { sessions } from '../auth/tables.ts'
+import { apiTokens, sessions } from '../auth/tables.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { CLOSE_SESSION_ENDED } from './hub.ts'
 
@@ -23,8 +23,10 @@ afterAll(async () => {
   await t.close()
 })
 
-async function listen(client: Client, path = '/api/music/jobs/listen') {
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}${path}`, { headers: { cookie: client.cookie } } as never)
+/** A listen socket with the client's cookie, or with an API token (`bearer`) instead. */
+async function listen(client: Client, path = '/api/music/jobs/listen', bearer?: string) {
+  const headers = bearer ? { authorization: `Bearer ${bearer}` } : { cookie: client.cookie }
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}${path}`, { headers } as never)
   const closed = new Promise<{ code: number; reason: string }>((resolve) => (ws.onclose = (e) => resolve({ code: e.code, reason: e.reason })))
   const pings: unknown[] = []
   ws.onmessage = (e) => pings.push(JSON.parse(String(e.data)))
@@ -75,5 +77,56 @@ describe('listen sockets end with their session', () => {
     await t.ctx.db.delete(sessions).where(eq(sessions.id, hashToken(token)))
     // this process trusts its session cache for up to 5 s, then the next ping sees the row is gone
     expect(await within(s.closed, 9000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
+  })
+})
+
+describe('listen sockets opened with an API token, and account changes', () => {
+  const newToken = async (client: Client) => ((await (await client.post('/api/auth/tokens', { name: 'script' })).json()) as { id: string; token: string })
+
+  test("revoking a token closes its sockets at once; the owner's session sockets stay", async () => {
+    const { client } = await signUp(t)
+    const { id, token } = await newToken(client)
+    const byToken = await listen(new Client(t), '/api/youtube/channel/listen', token)
+    const bySession = await listen(client)
+    expect((await client.delete(`/api/auth/tokens/${id}`)).status).toBe(204)
+    expect(await within(byToken.closed, 1000)).toEqual({ code: CLOSE_SESSION_ENDED, reason: 'Session ended' })
+    await Bun.sleep(400)
+    expect(bySession.ws.readyState).toBe(WebSocket.OPEN)
+    bySession.ws.close()
+  })
+
+  test('a token revoked elsewhere (row gone) closes its socket at a ping', async () => {
+    const { client } = await signUp(t)
+    const { id, token } = await newToken(client)
+    const s = await listen(new Client(t), '/api/music/jobs/listen', token)
+    await t.ctx.db.delete(apiTokens).where(eq(apiTokens.id, id))
+    expect(await within(s.closed, 2000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
+  })
+
+  test("a password change closes the user's other sessions' sockets; this session's and the tokens' stay", async () => {
+    const { client, email, password } = await signUp(t)
+    const other = new Client(t)
+    expect((await other.post('/api/auth/login', { email, password })).status).toBe(200)
+    const { token } = await newToken(client)
+    const mine = await listen(client)
+    const elsewhere = await listen(other)
+    const script = await listen(new Client(t), '/api/music/jobs/listen', token)
+    expect((await client.put('/api/auth/password', { currentPassword: password, password: 'another password 2' })).status).toBe(204)
+    expect(await within(elsewhere.closed, 1000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
+    await Bun.sleep(400)
+    expect(mine.ws.readyState).toBe(WebSocket.OPEN)
+    expect(script.ws.readyState).toBe(WebSocket.OPEN)
+    mine.ws.close()
+    script.ws.close()
+  })
+
+  test('deleting the account closes every socket of the user', async () => {
+    const { client, password } = await signUp(t)
+    const { token } = await newToken(client)
+    const a = await listen(client)
+    const b = await listen(new Client(t), '/api/youtube/channel/listen', token)
+    expect((await client.request('/api/auth/account', { method: 'DELETE', json: { password } })).status).toBe(204)
+    expect(await within(a.closed, 1000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
+    expect(await within(b.closed, 1000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
   })
 })
