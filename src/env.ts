@@ -73,6 +73,8 @@ const schema = z.object({
    * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
    */
   YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** The IFrame Player API script the web player loads (tests: the fake's stand-in). */
+  YOUTUBE_IFRAME_API_URL: z.url().default('https://www.youtube.com/iframe_api'),
   /** Seconds between `{status:"PING"}` messages on the listen sockets. */
   WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */

@@ -1,6 +1,7 @@
 import { FakeData, type FakeDataOptions } from './data.ts'
 import { api } from './api.ts'
 import { channelPage } from './channel-page.ts'
+import { embedPage, embedStatus, iframeApi } from './iframe-api.ts'
 import { control } from './control.ts'
 import { feed } from './feed.ts'
 import { ensureClip, media } from './media.ts'
@@ -36,6 +37,10 @@ export class FakeYoutube extends FakeData {
   feedRequests = 0
   /** Channel pages served (the keyless lookups). */
   pageRequests = 0
+  iframeApiRequests = 0
+  embedRequests = 0
+  /** Videos whose owner disabled embedding: the embed answers this error (101 or 150). */
+  embedErrors = new Map<string, 101 | 150>()
   /** Units after which calls answer 403 quotaExceeded; null for no limit. */
   quota: number | null
   /** While true, every feed answers 500 (the client must fall back to the API). */
@@ -67,6 +72,8 @@ export class FakeYoutube extends FakeData {
     this.calls = {}
     this.feedRequests = 0
     this.pageRequests = 0
+    this.iframeApiRequests = 0
+    this.embedRequests = 0
   }
 
   /** Counters to zero, no pending failures, no quota limit, feeds up. */
@@ -76,6 +83,7 @@ export class FakeYoutube extends FakeData {
     this.quota = this.opts.quota ?? null
     this.feedDown = false
     this.latencyMs = 0
+    this.embedErrors.clear()
   }
 
   // ---- server -------------------------------------------------------------
@@ -93,6 +101,10 @@ export class FakeYoutube extends FakeData {
   get feedUrl() {
     return this.url
   }
+  /** The IFrame Player API stand-in (the app's YOUTUBE_IFRAME_API_URL). */
+  get iframeApiUrl() {
+    return `${this.url}/iframe_api`
+  }
   get mediaUrl() {
     return `${this.url}/media`
   }
@@ -102,6 +114,7 @@ export class FakeYoutube extends FakeData {
       YOUTUBE_API_URL: this.apiUrl,
       YOUTUBE_FEED_URL: this.feedUrl,
       YOUTUBE_MEDIA_URL: this.mediaUrl,
+      YOUTUBE_IFRAME_API_URL: this.iframeApiUrl,
       ...(this.apiKey ? { YOUTUBE_API_KEY: this.apiKey } : {}),
     }
   }
@@ -127,7 +140,12 @@ export class FakeYoutube extends FakeData {
     const path = url.pathname
     if (path.startsWith('/youtube/v3/')) return api(this, path.slice('/youtube/v3/'.length), url.searchParams)
     if (path === '/feeds/videos.xml') return feed(this, url.searchParams.get('channel_id'))
-    let m = /^\/(?:channel\/(UC[\w-]{22})|(@[\w.%-]+))$/.exec(path)
+    if (path === '/iframe_api') return iframeApi(this)
+    let m = /^\/embed\/([\w-]{11})\/status$/.exec(path)
+    if (m) return embedStatus(this, m[1]!)
+    m = /^\/embed\/([\w-]{0,11})$/.exec(path)
+    if (m) return embedPage(this, m[1]!)
+    m = /^\/(?:channel\/(UC[\w-]{22})|(@[\w.%-]+))$/.exec(path)
     if (m) return channelPage(this, m[1] ?? m[2]!)
     m = /^\/media\/([\w-]{11})\.webm$/.exec(path)
     if (m) return media(this, m[1]!, req)

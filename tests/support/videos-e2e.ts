@@ -32,7 +32,7 @@ export let consoleProblems: string[] = []
 export const perf: Record<string, unknown> = {}
 
 /** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
-export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions } = {}) {
+export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean } = {}) {
   let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
     for (const key of Object.keys(perf)) delete perf[key]
@@ -45,8 +45,11 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions } = {}) {
     // the category names (the scheduler does this daily; the 'Categories' filter shows once they exist)
     await adminCommand(['youtube-refresh-categories'], { DATA_DIR: dataDir, ...fake.env })
 
+    // without direct media (production-like) videos play through the IFrame Player API stand-in
+    const { YOUTUBE_MEDIA_URL, ...youtubeEnv } = fake.env
+    const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }) }
     ;[server, browser] = await Promise.all([
-      startServerProcess({ DATA_DIR: dataDir, ...fake.env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
+      startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
       chromium.launch({
         executablePath: CHROMIUM_PATH,
         args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
