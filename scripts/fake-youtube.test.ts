@@ -52,6 +52,20 @@ describe('fake YouTube', () => {
     expect(feed).toContain(`<link rel="alternate" href="https://www.youtube.com/watch?v=${star.uploads[0]}"/>`)
   })
 
+  test('the IFrame Player API stand-in: the script, the embed page and its error codes', async () => {
+    const js = await (await get('/iframe_api')).text()
+    expect(js).toContain('window.YT = { Player: Player, PlayerState: PlayerState')
+    expect(js).toContain('onYouTubeIframeAPIReady')
+    const id = fake.channel('@star-lab').uploads[0]!
+    expect((await get(`/embed/${id}?enablejsapi=1`)).headers.get('content-type')).toContain('text/html')
+    const status = async (v: string) => (await (await get(`/embed/${v}/status`)).json()).error
+    expect(await status(id)).toBeNull()
+    fake.embedErrors.set(id, 150)
+    expect(await status(id)).toBe(150)
+    fake.embedErrors.delete(id)
+    expect(await status('zzzzzzzzzzz')).toBe(100) // removed or never there
+  })
+
   test('error bodies like the real API', async () => {
     const res = await get('/youtube/v3/channels?part=snippet')
     expect(res.status).toBe(400)

@@ -131,7 +131,7 @@ export function iframeApi(fake: FakeYoutube): Response {
 }
 
 /** The embedded player page: a <video> of the clip, driven by the API's commands. */
-export function embedPage(fake: FakeYoutube, videoId: string): Response {
+export function embedPage(fake: FakeYoutube): Response {
   fake.embedRequests++
   const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>YouTube embed (fake)</title>
 <style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%;display:block}</style></head>

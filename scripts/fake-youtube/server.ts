@@ -143,8 +143,8 @@ export class FakeYoutube extends FakeData {
     if (path === '/iframe_api') return iframeApi(this)
     let m = /^\/embed\/([\w-]{11})\/status$/.exec(path)
     if (m) return embedStatus(this, m[1]!)
-    m = /^\/embed\/([\w-]{0,11})$/.exec(path)
-    if (m) return embedPage(this, m[1]!)
+    // the player page; its script reads the video id from the path
+    if (/^\/embed\/[\w-]{0,11}$/.test(path)) return embedPage(this)
     m = /^\/(?:channel\/(UC[\w-]{22})|(@[\w.%-]+))$/.exec(path)
     if (m) return channelPage(this, m[1] ?? m[2]!)
     m = /^\/media\/([\w-]{11})\.webm$/.exec(path)
