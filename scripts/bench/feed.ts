@@ -96,7 +96,7 @@ async function seed(sql: postgres.Sql) {
     insert into youtube_videos (id, channel_id, title, description, thumbnail, published_at, category_id, duration, kind)
     select lpad(to_hex(g), 11, '0'),
            'UC' || lpad((1 + (g::bigint * 7919) % ${CHANNELS})::text, 22, '0'),
-           'Video number ' || g || ' about ' || (array[${TITLE_WORDS.map((w) => `'${w}'`).join(',')}])[1 + (g::bigint * 13) % ${TITLE_WORDS.length}],
+           'Video number ' || g || ' about ' || (array[${TITLE_WORDS.map((w) => `'${w}'`).join(',')}])[1 + (g / 7) % ${TITLE_WORDS.length}],
            'A description of video ' || g || ' that is a little longer, as descriptions are.',
            'https://example.com/v/' || g || '.jpg',
            timestamptz '2026-01-01' - make_interval(secs => ((g::bigint * 104729) % (5 * 365 * 86400))::double precision),

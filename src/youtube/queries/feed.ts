@@ -162,8 +162,10 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
   const own: SQL[] = []
   if (f.categories?.length) own.push(inArray(youtubeVideos.categoryId, f.categories))
   if (kinds) own.push(inArray(youtubeVideos.kind, kinds))
-  if (words) own.push(sql`to_tsvector('simple', ${youtubeVideos.title}) @@ to_tsquery('simple', ${words})`)
-  const where: SQL[] = [...own]
+  const titleMatch = words ? sql`to_tsvector('simple', ${youtubeVideos.title}) @@ to_tsquery('simple', ${words})` : null
+  if (titleMatch) own.push(titleMatch)
+  // the page's own query reads title matches from the title index (titleMatched below)
+  const where: SQL[] = own.filter((c) => c !== titleMatch)
   if (f.channelId) where.push(eq(youtubeVideos.channelId, f.channelId))
   else if (!marked) where.push(subscribedChannels(userId, youtubeVideos.channelId))
   if (f.hideWatched) where.push(notWatched(userId))
@@ -173,11 +175,18 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
     : f.queuedOnly
       ? [youtubeQueueEntries.createdAt, youtubeQueueEntries.videoId, asc]
       : [youtubeVideos.publishedAt, youtubeVideos.id, desc]
+  // With title words the rows come from the title index first, behind a fence (OFFSET 0) under
+  // the table's own name: otherwise the planner may walk the whole date index backwards looking
+  // for a rare word among the user's channels (seconds); this way a page costs at most what its
+  // count costs (docs/decisions/090).
+  const titleMatched = titleMatch
+    ? sql`(select * from ${youtubeVideos} where ${titleMatch} offset 0) as ${youtubeVideos}`
+    : null
   // the matching ids and sort keys; built anew for each use (drizzle's builders are mutable)
   const matching = () => {
     let ids = db
       .select({ id: sql<string>`${youtubeVideos.id}`.as('page_id'), k1: sql`${k1}`.as('k1'), k2: sql`${k2}`.as('k2') })
-      .from(youtubeVideos)
+      .from(titleMatched ?? youtubeVideos)
       .$dynamic()
     if (f.likedOnly) ids = ids.innerJoin(youtubeLikes, and(eq(youtubeLikes.videoId, youtubeVideos.id), eq(youtubeLikes.userId, userId)))
     if (f.queuedOnly) {
