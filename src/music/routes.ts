@@ -10,6 +10,7 @@ import { sendFile } from '../lib/send-file.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { resolveArtwork } from './artwork.ts'
+import { LookupService } from './lookup.ts'
 import { createMusicJob, readUpload, refuseUnsafeUrl } from './create.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
@@ -23,6 +24,7 @@ const GROUPING_TIMEOUT_MS = 30_000
 
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
+  const lookups = new LookupService(() => toolConfig(ctx))
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
   const ownJob = async (userId: string, id: string) => {
@@ -106,6 +108,11 @@ export function musicRoutes(ctx: AppContext) {
       }
       if (!grouping) fail(400, 'Unable to get grouping.')
       return c.json({ grouping }, 200)
+    })
+    .get('/lookup', valid('query', videoUrlQuery), async (c) => {
+      const { video_url } = c.req.valid('query')
+      await refuseUnsafeUrl('video_url', video_url, ctx)
+      return c.json(await lookups.lookup(currentUser(c).id, video_url, c.req.raw.signal), 200)
     })
     .get('/artwork', valid('query', artworkUrlQuery), async (c) => {
       const { artwork_url } = c.req.valid('query')

@@ -29,9 +29,21 @@ async function ytdlpBase(cfg: ToolConfig): Promise<string[]> {
   ]
 }
 
-/** `yt-dlp -J`: the video's metadata without downloading it. */
-export async function videoInfo(cfg: ToolConfig, url: string, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const result = await runProcess([...(await ytdlpBase(cfg)), '-J', '--skip-download', '--', url], {
+/** The most entries a playlist lookup lists (and a playlist job takes). */
+export const MAX_PLAYLIST_ENTRIES = 100
+
+/**
+ * `yt-dlp -J`: the video's metadata without downloading it. With `playlist`,
+ * a playlist link answers with its first 100 entries, unresolved (flat).
+ */
+export async function videoInfo(
+  cfg: ToolConfig,
+  url: string,
+  signal: AbortSignal,
+  opts: { playlist?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const playlist = opts.playlist ? ['--yes-playlist', '--flat-playlist', '--playlist-end', String(MAX_PLAYLIST_ENTRIES)] : []
+  const result = await runProcess([...(await ytdlpBase(cfg)), ...playlist, '-J', '--skip-download', '--', url], {
     signal,
     collectStdout: true,
     maxStdout: 32 * 1024 * 1024,

@@ -1,0 +1,151 @@
+import { fail } from '../lib/errors.ts'
+import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
+import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo, type ToolConfig } from './tools.ts'
+
+/** GET /lookup's answer (docs/api.md, Music): suggestions for the form, null where unknown. */
+export interface Lookup {
+  title: string | null
+  artist: string | null
+  album: string | null
+  grouping: string | null
+  artworkUrl: string | null
+  trackNumber: number | null
+  year: number | null
+  duration: number | null
+  chapters: Chapter[]
+  playlist: { title: string | null; count: number; entries: { url: string; title: string | null; duration: number | null }[] } | null
+}
+
+export interface Chapter {
+  title: string
+  start: number
+  end: number
+}
+
+type Info = Record<string, unknown>
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+const posInt = (v: unknown) => {
+  const n = typeof v === 'string' ? Number(v) : v
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null
+}
+
+/** yt-dlp's chapter list as `{title, start, end}` (seconds); entries without times are dropped. */
+export function chaptersOf(info: Info): Chapter[] {
+  const raw = Array.isArray(info.chapters) ? (info.chapters as Info[]) : []
+  const duration = num(info.duration)
+  return raw
+    .map((c, i) => ({
+      title: str(c.title) ?? `Chapter ${i + 1}`,
+      start: num(c.start_time) ?? 0,
+      end: num(c.end_time) ?? (i === raw.length - 1 ? duration : null) ?? 0,
+    }))
+    .filter((c) => c.end > c.start)
+}
+
+function yearOf(info: Info): number | null {
+  const year = posInt(info.release_year)
+  if (year) return year
+  const date = str(info.release_date)
+  return date && /^\d{4}/.test(date) ? Number(date.slice(0, 4)) : null
+}
+
+/**
+ * Suggestions from one yt-dlp `-J` answer: the site's own track/artist/album
+ * and release year where given (YouTube Music), else the title parsed the
+ * way people title uploads, the artist falling back to the channel.
+ */
+export function lookupFromInfo(info: Info): Lookup {
+  if (info._type === 'playlist') {
+    const entries = (Array.isArray(info.entries) ? (info.entries as Info[]) : [])
+      .map((e) => ({ url: str(e.webpage_url) ?? str(e.url), title: str(e.title), duration: num(e.duration) }))
+      .filter((e): e is { url: string; title: string | null; duration: number | null } => !!e.url)
+      .slice(0, MAX_PLAYLIST_ENTRIES)
+    const title = str(info.title)
+    return {
+      title: null,
+      artist: artistFromChannel(str(info.uploader) ?? str(info.channel)),
+      album: title,
+      grouping: groupingOf(info),
+      artworkUrl: thumbnailOf(info),
+      trackNumber: null,
+      year: null,
+      duration: null,
+      chapters: [],
+      playlist: { title, count: entries.length, entries },
+    }
+  }
+  const track = str(info.track)
+  // the generic extractor numbers what it finds on a page: "Name (1)"
+  const title = (str(info.title) ?? '').replace(info.extractor_key === 'Generic' ? /\s\(\d+\)$/ : /$^/, '')
+  const parsed = parseUploadTitle(title)
+  const siteArtist = str(info.artist) ?? str(info.creator)
+  return {
+    title: track ?? (parsed.title || null),
+    artist: (track && siteArtist) || parsed.artist || siteArtist || artistFromChannel(str(info.uploader) ?? str(info.channel)),
+    album: str(info.album),
+    grouping: groupingOf(info),
+    artworkUrl: thumbnailOf(info),
+    trackNumber: posInt(info.track_number),
+    year: yearOf(info),
+    duration: num(info.duration),
+    chapters: chaptersOf(info),
+    playlist: null,
+  }
+}
+
+/** The largest thumbnail (yt-dlp lists them worst first), else `thumbnail`. */
+function thumbnailOf(info: Info): string | null {
+  const list = Array.isArray(info.thumbnails) ? (info.thumbnails as Info[]) : []
+  const best = [...list].reverse().find((t) => str(t.url)?.startsWith('http'))
+  return str(best?.url) ?? str(info.thumbnail)
+}
+
+const CACHE_MS = 10 * 60_000
+const CACHE_MAX = 500
+const MAX_PER_USER = 2
+const MAX_OVERALL = 4
+const LOOKUP_TIMEOUT_MS = 30_000
+
+/**
+ * GET /lookup's work: one yt-dlp call per link, its answer cached briefly
+ * (a form asks again as the user edits), at most 2 at once per user and 4
+ * overall (429 past that), abandoned when the client goes away.
+ */
+export class LookupService {
+  private cache = new Map<string, { at: number; value: Lookup }>()
+  private running = new Map<string, number>()
+  private total = 0
+
+  constructor(
+    private cfg: () => ToolConfig,
+    private now = () => Date.now(),
+  ) {}
+
+  async lookup(userId: string, url: string, clientGone: AbortSignal): Promise<Lookup> {
+    const hit = this.cache.get(url)
+    if (hit && this.now() - hit.at < CACHE_MS) return hit.value
+    const mine = this.running.get(userId) ?? 0
+    if (mine >= MAX_PER_USER || this.total >= MAX_OVERALL) fail(429, 'Too many lookups at once.', { 'retry-after': '2' })
+    this.running.set(userId, mine + 1)
+    this.total++
+    try {
+      const signal = AbortSignal.any([clientGone, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)])
+      let value: Lookup
+      try {
+        value = lookupFromInfo(await videoInfo(this.cfg(), url, signal, { playlist: true }))
+      } catch {
+        // unsupported page, refused hop, timeout, client gone: the same answer for all
+        fail(400, 'Unable to get video info.')
+      }
+      if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)
+      this.cache.set(url, { at: this.now(), value })
+      return value
+    } finally {
+      this.total--
+      const left = (this.running.get(userId) ?? 1) - 1
+      if (left > 0) this.running.set(userId, left)
+      else this.running.delete(userId)
+    }
+  }
+}
