@@ -73,6 +73,10 @@ const schema = z.object({
    * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
    */
   YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** MusicBrainz web service, Cover Art Archive and SponsorBlock API bases (tests: loopback stand-ins). */
+  MUSICBRAINZ_URL: z.url().default('https://musicbrainz.org'),
+  COVERART_URL: z.url().default('https://coverartarchive.org'),
+  SPONSORBLOCK_URL: z.url().default('https://sponsor.ajay.app'),
   /** Seconds between `{status:"PING"}` messages on the listen sockets. */
   WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */

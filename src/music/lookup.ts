@@ -1,4 +1,5 @@
 import { fail } from '../lib/errors.ts'
+import { chaptersOf, type Chapter } from './chapters.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo, type ToolConfig } from './tools.ts'
 
@@ -16,31 +17,12 @@ export interface Lookup {
   playlist: { title: string | null; count: number; entries: { url: string; title: string | null; duration: number | null }[] } | null
 }
 
-export interface Chapter {
-  title: string
-  start: number
-  end: number
-}
-
 type Info = Record<string, unknown>
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 const posInt = (v: unknown) => {
   const n = typeof v === 'string' ? Number(v) : v
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null
-}
-
-/** yt-dlp's chapter list as `{title, start, end}` (seconds); entries without times are dropped. */
-export function chaptersOf(info: Info): Chapter[] {
-  const raw = Array.isArray(info.chapters) ? (info.chapters as Info[]) : []
-  const duration = num(info.duration)
-  return raw
-    .map((c, i) => ({
-      title: str(c.title) ?? `Chapter ${i + 1}`,
-      start: num(c.start_time) ?? 0,
-      end: num(c.end_time) ?? (i === raw.length - 1 ? duration : null) ?? 0,
-    }))
-    .filter((c) => c.end > c.start)
 }
 
 function yearOf(info: Info): number | null {

@@ -11,7 +11,8 @@ import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { resolveArtwork } from './artwork.ts'
 import { LookupService } from './lookup.ts'
-import { createMusicJob, readUpload, refuseUnsafeUrl } from './create.ts'
+import { createMusicJob, readUpload } from './create.ts'
+import { refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
 import { artworkUrlQuery, musicJobListQuery, videoUrlQuery, type MusicJobEvent } from './schema.ts'
@@ -36,8 +37,7 @@ export function musicRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .post('/jobs/create', async (c) => {
-      const id = await createMusicJob(ctx, currentUser(c), c.req.raw)
-      return c.json({ id }, 201)
+      return c.json(await createMusicJob(ctx, currentUser(c), c.req.raw, lookups), 201)
     })
     .get('/jobs/list', valid('query', musicJobListQuery), async (c) => {
       const { page, per_page } = c.req.valid('query')

@@ -19,6 +19,23 @@ const httpUrl = z.string().refine((v) => {
   }
 }, 'Invalid Link')
 
+const wholeNumber = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, message)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, message)
+    .optional()
+
+/** A multipart checkbox: `true`/`1`/`on` (and `false`/`0`/empty for off). */
+const flag = z
+  .enum(['true', 'false', '1', '0', 'on', 'off', ''], { error: 'Must be true or false' })
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'on')
+
+/** SponsorBlock's segment categories (https://wiki.sponsor.ajay.app/w/Types). */
+export const SEGMENT_CATEGORIES = ['sponsor', 'selfpromo', 'interaction', 'intro', 'outro', 'preview', 'music_offtopic', 'filler'] as const
+
 /** `data:image/png;base64,...` (or jpeg), as POST /tags answers and the form sends back. */
 export const artworkDataUri = /^data:image\/(png|jpe?g|webp|gif);base64,([A-Za-z0-9+/=\s]+)$/
 
@@ -38,8 +55,25 @@ export const musicJobFields = z.object({
   artist: required(300),
   album: required(300),
   grouping: optional(300),
+  track_number: optional(8).pipe(wholeNumber(1, 999, 'Must be a whole number from 1 to 999')),
+  year: optional(8).pipe(wholeNumber(1000, 9999, 'Must be a year such as 1999')),
+  split_chapters: flag,
+  remove_segments: optional(200).pipe(
+    z
+      .string()
+      .transform((v) => [...new Set(v.split(',').map((c) => c.trim()).filter(Boolean))])
+      .refine((list) => list.every((c) => (SEGMENT_CATEGORIES as readonly string[]).includes(c)), {
+        error: `Must be a comma list of ${SEGMENT_CATEGORIES.join(', ')}`,
+      })
+      .optional(),
+  ),
+  playlist: flag,
 })
 export type MusicJobFields = z.output<typeof musicJobFields>
+
+/** With `playlist=true` each entry brings its own title; artist and album are fallbacks. */
+export const playlistJobFields = musicJobFields.extend({ title: optional(300), artist: optional(300), album: optional(300) })
+export type PlaylistJobFields = z.output<typeof playlistJobFields>
 
 export const musicJobListQuery = z.object({
   page: z.coerce.number({ error: 'Must be a number' }).int().min(1).max(1_000_000).default(1),
@@ -68,7 +102,27 @@ export interface MusicJob {
   createdAt: string
   progress: number
   webdav: 'uploaded' | 'failed' | null
+  trackNumber: number | null
+  year: number | null
+  /** One entry per track when chapters were split; `downloadUrl` then serves their ZIP. */
+  tracks: { title: string; trackNumber: number; downloadUrl: string; downloadFilename: string }[]
+  /** Something to know about a finished job, e.g. that SponsorBlock could not be reached. */
+  notice: string | null
 }
+
+/** PATCH /jobs/{id}: tags of a finished job. */
+export const musicJobPatch = z
+  .object({
+    title: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    artist: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    album: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    grouping: z.string().trim().max(300, 'At most 300 characters').nullable(),
+    trackNumber: z.number({ error: 'Must be a number' }).int().min(1).max(999).nullable(),
+    year: z.number({ error: 'Must be a number' }).int().min(1000).max(9999).nullable(),
+    artworkUrl: z.string().trim().max(4096).pipe(httpUrl).nullable(),
+  })
+  .partial()
+  .strict()
 
 /** WebSocket /api/music/jobs/listen messages. */
 export type MusicJobEvent =

@@ -1,6 +1,8 @@
 import { egressProxy } from '../lib/egress-proxy.ts'
 import { ProcessFailed, runProcess } from '../lib/process.ts'
 import type { AllowList } from '../lib/url-guard.ts'
+import { chaptersOf, type Chapter } from './chapters.ts'
+import { LoudnessReader, measuringGraph, type Loudness } from './replaygain.ts'
 
 /**
  * The yt-dlp and ffmpeg command lines. Both come from Debian (paths from
@@ -65,7 +67,8 @@ const PROGRESS_MARK = '[progress]'
 
 /**
  * Downloads the best audio (or best overall when there is no audio-only
- * format) into `dir` as `source.<ext>`; returns its path.
+ * format) into `dir` as `source.<ext>`; returns its path and the chapters
+ * yt-dlp knows of (from the same call).
  * `onProgress` gets 0-1 from yt-dlp's progress template.
  */
 export async function downloadAudio(
@@ -74,8 +77,9 @@ export async function downloadAudio(
   dir: string,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
-): Promise<string> {
+): Promise<{ path: string; chapters: Chapter[] }> {
   let path = ''
+  let chapters: Chapter[] = []
   const result = await runProcess(
     [
       ...(await ytdlpBase(cfg)),
@@ -89,6 +93,8 @@ export async function downloadAudio(
       `download:${PROGRESS_MARK} %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
       '--print',
       'after_move:filepath',
+      '--print',
+      'after_move:%(.{chapters,duration})j',
       '--no-simulate',
       '--',
       url,
@@ -101,18 +107,33 @@ export async function downloadAudio(
           const whole = total! > 0 ? total! : estimate! > 0 ? estimate! : 0
           if (whole > 0 && done! >= 0) onProgress(Math.min(1, done! / whole))
         } else if (line.startsWith('/')) path = line.trim()
+        else if (line.startsWith('{')) {
+          try {
+            chapters = chaptersOf(JSON.parse(line) as Record<string, unknown>)
+          } catch {
+            // no chapters then
+          }
+        }
       },
     },
   )
   if (result.code !== 0) throw new ProcessFailed('yt-dlp', result)
   if (!path.startsWith(`${dir}/`)) throw new Error('yt-dlp did not report the downloaded file')
-  return path
+  return { path, chapters }
+}
+
+/** Part of the source to convert, in seconds; `remove` lists spans cut out of it. */
+export interface ConvertRange {
+  start?: number
+  end?: number
+  remove?: [number, number][]
 }
 
 /**
  * Converts the first audio stream to MP3 (libmp3lame VBR -q:a 0), without
- * video or the source's tags. `onProgress` gets 0-1 from `-progress pipe:1`
- * against the duration ffmpeg prints on stderr.
+ * video or the source's tags, measuring its loudness in the same pass
+ * (replaygain.ts). `onProgress` gets 0-1 from `-progress pipe:1` against the
+ * duration ffmpeg prints on stderr (or the range's length).
  */
 export async function convertToMp3(
   cfg: ToolConfig,
@@ -120,22 +141,33 @@ export async function convertToMp3(
   output: string,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
-): Promise<void> {
-  let durationUs = 0
+  range: ConvertRange = {},
+): Promise<Loudness | null> {
+  const seek = range.start ? ['-ss', range.start.toFixed(3)] : []
+  const length = range.end !== undefined ? range.end - (range.start ?? 0) : undefined
+  let durationUs = length !== undefined ? length * 1e6 : 0
+  const chain = range.remove?.length ? [removeSpans(range.remove)] : []
+  const loudness = new LoudnessReader()
   const result = await runProcess(
     [
       cfg.ffmpeg,
       '-hide_banner',
       '-nostdin',
       '-y',
+      ...seek,
+      ...(length !== undefined ? ['-t', length.toFixed(3)] : []),
       '-i',
       input,
+      '-filter_complex',
+      measuringGraph('0:a:0', chain),
       '-map',
-      '0:a:0',
+      '[out]',
       '-vn',
       '-sn',
       '-dn',
       '-map_metadata',
+      '-1',
+      '-map_chapters',
       '-1',
       '-c:a',
       'libmp3lame',
@@ -152,6 +184,7 @@ export async function convertToMp3(
       signal,
       // the input's duration comes first on stderr, before any progress block
       onStderrLine(line) {
+        loudness.line(line)
         const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
         if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
       },
@@ -163,4 +196,11 @@ export async function convertToMp3(
     },
   )
   if (result.code !== 0) throw new ProcessFailed('ffmpeg', result)
+  return loudness.result()
+}
+
+/** An `aselect` dropping the given spans (seconds), timestamps made continuous again. */
+export function removeSpans(spans: [number, number][]): string {
+  const between = spans.map(([a, b]) => `between(t,${a.toFixed(3)},${b.toFixed(3)})`).join('+')
+  return `aselect='not(${between})',asetpts=N/SR/TB`
 }
