@@ -11,11 +11,13 @@ import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { resolveArtwork } from './artwork.ts'
 import { LookupService } from './lookup.ts'
+import { MusicBrainz } from './musicbrainz.ts'
 import { createMusicJob, readUpload } from './create.ts'
 import { refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
-import { artworkUrlQuery, musicJobListQuery, videoUrlQuery, type MusicJobEvent } from './schema.ts'
+import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery, type MusicJobEvent } from './schema.ts'
+import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
 import { groupingOf, videoInfo } from './tools.ts'
 import { toolConfig } from './pipeline.ts'
@@ -26,6 +28,7 @@ const GROUPING_TIMEOUT_MS = 30_000
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
   const lookups = new LookupService(() => toolConfig(ctx))
+  const musicbrainz = new MusicBrainz(env, ctx.allow)
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
   const ownJob = async (userId: string, id: string) => {
@@ -83,7 +86,18 @@ export function musicRoutes(ctx: AppContext) {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.outputFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.outputFile)
-      return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: 'audio/mpeg' })
+      return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: mimeOf(row.outputFile) })
+    })
+    .get('/jobs/:id/tracks/:n/download', async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      const track = row.tracks.find((t) => String(t.trackNumber) === c.req.param('n'))
+      if (!track) fail(404, 'File not found.')
+      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), track.file)
+      return sendFile(c.req.raw, path, { filename: track.file.split('/').pop()!, type: 'audio/mpeg' })
+    })
+    .patch('/jobs/:id', valid('json', musicJobPatch), async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      return c.json(toMusicJob(await editJobTags(ctx, row, c.req.valid('json'))), 200)
     })
     .get('/jobs/:id/upload', async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
@@ -113,6 +127,10 @@ export function musicRoutes(ctx: AppContext) {
       const { video_url } = c.req.valid('query')
       await refuseUnsafeUrl('video_url', video_url, ctx)
       return c.json(await lookups.lookup(currentUser(c).id, video_url, c.req.raw.signal), 200)
+    })
+    .get('/musicbrainz', valid('query', musicbrainzQuery), async (c) => {
+      const { artist, title } = c.req.valid('query')
+      return c.json({ candidates: await musicbrainz.search(artist, title, c.req.raw.signal) }, 200)
     })
     .get('/artwork', valid('query', artworkUrlQuery), async (c) => {
       const { artwork_url } = c.req.valid('query')

@@ -81,6 +81,10 @@ export const musicJobListQuery = z.object({
 })
 
 export const videoUrlQuery = z.object({ video_url: z.string({ error: 'Required' }).max(4096).pipe(httpUrl) })
+export const musicbrainzQuery = z.object({
+  title: z.string({ error: 'Required' }).trim().min(1, 'Required').max(300, 'At most 300 characters'),
+  artist: z.string().trim().max(300, 'At most 300 characters').default(''),
+})
 export const artworkUrlQuery = z.object({ artwork_url: z.string({ error: 'Required' }).max(4096).pipe(httpUrl) })
 export const jobIdParam = z.object({ id: z.string() })
 
