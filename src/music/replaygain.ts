@@ -26,8 +26,11 @@ export class LoudnessReader {
   private peakDb: number | null = null
 
   line(line: string) {
+    // a graph configured twice prints an empty summary first: the last one counts
     if (/\] Summary:\s*$/.test(line)) {
       this.inSummary = true
+      this.integrated = null
+      this.peakDb = null
       return
     }
     if (!this.inSummary) return
@@ -40,7 +43,7 @@ export class LoudnessReader {
   /** Null when the summary was missing or the audio was silent (no gain to give). */
   result(): Loudness | null {
     if (this.integrated === null || this.peakDb === null) return null
-    if (!Number.isFinite(this.integrated) || this.integrated < -70) return null
+    if (!Number.isFinite(this.integrated) || this.integrated <= -70) return null
     return { integrated: this.integrated, peakDb: this.peakDb }
   }
 }
