@@ -15,6 +15,7 @@ import type { MusicJobRow } from './tables.ts'
 import { downloadAudio, type ToolConfig } from './tools.ts'
 import { fileChapters, type Chapter } from './chapters.ts'
 import { convertChapters, convertWhole } from './split.ts'
+import { squareArtwork } from './square.ts'
 import { fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
 export const toolConfig = (ctx: AppContext): ToolConfig => ({
@@ -88,7 +89,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     }
 
     // 2. artwork: stored at creation (data URI), or fetched now through the guard
-    const artwork = await loadArtwork(ctx, row, dir, signal)
+    const loaded = await loadArtwork(ctx, row, dir, signal)
+    const artwork = loaded && (await squareArtwork(cfg.ffmpeg, loaded, work, signal))
 
     // 3. what to convert: chapters, or the whole minus SponsorBlock's segments
     const notices: string[] = []

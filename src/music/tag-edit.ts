@@ -12,6 +12,7 @@ import { getMusicJob, updateMusicJob } from './queries.ts'
 import type { z } from 'zod'
 import type { musicJobPatch } from './schema.ts'
 import type { MusicJobRow, StoredTrack } from './tables.ts'
+import { squareArtwork } from './square.ts'
 import { readReplayGain, writeTags } from './tags.ts'
 
 const ARTWORK_TIMEOUT_MS = 30_000
@@ -43,7 +44,8 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     ...row,
     ...Object.fromEntries(Object.entries(patch).filter(([k]) => k !== 'artworkUrl')),
   }
-  const artwork = await nextArtwork(ctx, row, next, dir, patch.artworkUrl)
+  const stored = await nextArtwork(ctx, row, next, dir, patch.artworkUrl)
+  const artwork = stored && (await squareArtwork(ctx.env.FFMPEG_PATH, stored, dir, AbortSignal.timeout(60_000)))
 
   const signal = AbortSignal.timeout(5 * 60_000)
   const renamed: { from: string; to: string; path: string }[] = []
