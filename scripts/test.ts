@@ -11,6 +11,10 @@
  *  4. Runs the suites below: every `bun test` file on PGlite, then the server
  *     tests (src/) again on PostgreSQL, the deployment tests (tests/deploy,
  *     with PostgreSQL), plus web/'s own tests if it has any.
+ *  4b. Checks: `tsc` on the server (root tsconfig) and on web/ (after Panda's
+ *     codegen when web/styled-system is missing), and the Biome lint (biome.json:
+ *     recommended rules plus the import boundaries). Each check counts as one
+ *     passed or one failed test, and a failure names its first errors.
  *  5. Prints `N passed, N failed` as its last line (sum over the suites) and
  *     exits non-zero when anything failed.
  *
@@ -261,6 +265,34 @@ function hasTestFiles(dir: string): boolean {
   return false
 }
 
+/** Output lines worth showing when a check fails: tsc's `error TS` lines, Biome's file:line headers and messages. */
+function firstErrors(output: string, max = 5): string {
+  const lines = output.split('\n').map((l) => l.trimEnd())
+  const picked: string[] = []
+  for (let i = 0; i < lines.length && picked.length < max; i++) {
+    const line = lines[i]!
+    if (/error TS\d+/.test(line)) picked.push(line.trim())
+    else if (/^\S+:\d+:\d+ \S+/.test(line)) {
+      const message = lines.slice(i + 1, i + 4).find((l) => /^\s*×/.test(l))
+      if (message) picked.push(`${line.split(' ')[0]} ${message.trim().replace(/^× /, '')}`)
+    }
+  }
+  return picked.length ? picked.join(' | ') : lines.filter(Boolean).slice(-3).join(' | ')
+}
+
+/** A type-check or lint command, counted as one test: passes when it exits 0. */
+function runCheck(name: string, cmd: string[], opts: { cwd?: string } = {}) {
+  if (only && !`check: ${name}`.includes(only)) return
+  step(`check: ${name}`)
+  const started = performance.now()
+  const res = spawnSync(cmd[0]!, cmd.slice(1), { cwd: opts.cwd ?? ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = `${res.stdout ?? ''}${res.stderr ?? ''}`
+  process.stdout.write(output)
+  const code = res.error ? 127 : (res.status ?? 1)
+  const ok = code === 0
+  outcomes.push({ name: `check: ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, seconds: (performance.now() - started) / 1000, note: ok ? undefined : `exited ${code}: ${firstErrors(output)}` })
+}
+
 function setupFailure(name: string, error: string) {
   console.error(`\n!!! ${name}: ${error}`)
   outcomes.push({ name, passed: 0, failed: 1, skipped: 0, seconds: 0, note: error })
@@ -285,6 +317,13 @@ if (!skipSetup) {
 step('PostgreSQL')
 const pg = startPostgres()
 if (pg.error) setupFailure('setup: PostgreSQL', pg.error)
+
+// Type-check both sides and lint (web/styled-system is Panda's generated code the web types import)
+const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name)
+if (!existsSync(join(ROOT, 'web', 'styled-system', 'css'))) sh([process.execPath, 'x', '--bun', 'panda', 'codegen', '--silent'], { cwd: join(ROOT, 'web') })
+runCheck('tsc server', [bin('tsc'), '--noEmit', '-p', '.'])
+runCheck('tsc web', [bin('tsc'), '--noEmit', '-p', 'web'])
+runCheck('lint (biome)', [bin('biome'), 'lint', '--max-diagnostics=50'])
 
 // Everything that bun test finds, on PGlite. web/ has its own suite (its tests
 // may need a DOM preload the server tests must not get).

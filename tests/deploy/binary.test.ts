@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testMedia } from '../support/media.ts'
-import { REPO_ROOT, run, startServerProcess, type ServerProcess } from '../support/server-process.ts'
+import { run, startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { createMusicJob, HttpClient, openListenSocket, signUp, waitForMusicJobs } from './support.ts'
 
 // The one-file executable (scripts/build-binary.ts): built once, started from

@@ -1,6 +1,6 @@
 import { type ClientResponse, hc } from 'hono/client'
 import type { SuccessStatusCode } from 'hono/utils/http-status'
-import type { AppType } from '../../../src/app.ts'
+import type { AppType } from '#server/app.ts'
 
 /** Requests that take longer than this fail with the TIMEOUT_ERROR kind. */
 export const REQUEST_TIMEOUT_MS = 30_000

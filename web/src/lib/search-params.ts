@@ -7,9 +7,14 @@
 
 type Params = Record<string, unknown>
 
-/** A search validator the router accepts (`{ parse }`), typed by its output. */
-export function searchValidator<T>(read: (input: Params) => T): { parse(input: Params): T } {
-  return { parse: (input) => read(input && typeof input === 'object' ? input : {}) }
+/**
+ * A search validator the router accepts (`{ parse }`), typed by its output:
+ * one reader per key (see `readKeys`).
+ *
+ *     validateSearch: searchValidator<{ page?: number }>({ page: (v) => optionalInt(v, 1) })
+ */
+export function searchValidator<T extends object>(readers: { [K in keyof T]-?: (v: unknown) => T[K] }): { parse(input: Params): T } {
+  return { parse: (input) => readKeys<T>(input && typeof input === 'object' ? input : {}, readers) }
 }
 
 /** A string, as is. */
@@ -34,7 +39,7 @@ export function optionalBoolean(v: unknown): boolean | undefined {
  * absent, unreadable ones become undefined, other keys are left out), as a
  * zod object of `.optional().catch(undefined)` fields does.
  */
-export function readKeys<T extends object>(input: Params, readers: { [K in keyof T]-?: (v: unknown) => T[K] }): T {
+function readKeys<T extends object>(input: Params, readers: { [K in keyof T]-?: (v: unknown) => T[K] }): T {
   const out = {} as T
   for (const key of Object.keys(readers) as (keyof T & string)[]) if (key in input) out[key] = readers[key](input[key])
   return out

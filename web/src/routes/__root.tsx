@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { HeadContent, Navigate, Outlet, createRootRouteWithContext } from '@tanstack/react-router'
-import { useScrollTopOnNavigate } from '~/lib/use-scroll-top.ts'
+import { useScrollTopOnNavigate } from '~/hooks/use-scroll-top.ts'
 import { AppToaster } from '~/components/ui/toaster.tsx'
 
 export interface RouterContext {

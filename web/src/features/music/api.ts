@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import type { MusicJob, MusicTags } from '../../../../src/music/schema.ts'
+import type { MusicJob, MusicTags } from '#server/music/schema.ts'
 import { api, request } from '~/lib/api.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import { JOBS_PER_PAGE } from './form.ts'
@@ -17,23 +17,17 @@ export const jobListQuery = (page: number, perPage = JOBS_PER_PAGE) =>
     placeholderData: keepPreviousData,
   })
 
+/** A look-up whose answer for one input does not change: asked once, not retried. */
+const lookupQuery = <T,>(queryKey: readonly unknown[], queryFn: () => Promise<T>) =>
+  queryOptions({ queryKey, queryFn, retry: false, staleTime: Infinity })
+
 /** GET /api/music/grouping: the uploader/channel of a video link. */
 export const groupingQuery = (videoUrl: string) =>
-  queryOptions({
-    queryKey: queryKeys.musicGrouping.byUrl(videoUrl),
-    queryFn: () => request(api.music.grouping.$get({ query: { video_url: videoUrl } })),
-    retry: false,
-    staleTime: Infinity,
-  })
+  lookupQuery(queryKeys.musicGrouping.byUrl(videoUrl), () => request(api.music.grouping.$get({ query: { video_url: videoUrl } })))
 
 /** GET /api/music/artwork: a page or image URL resolved to its cover image. */
 export const artworkQuery = (artworkUrl: string) =>
-  queryOptions({
-    queryKey: queryKeys.musicArtwork.byUrl(artworkUrl),
-    queryFn: () => request(api.music.artwork.$get({ query: { artwork_url: artworkUrl } })),
-    retry: false,
-    staleTime: Infinity,
-  })
+  lookupQuery(queryKeys.musicArtwork.byUrl(artworkUrl), () => request(api.music.artwork.$get({ query: { artwork_url: artworkUrl } })))
 
 const multipart = (fields: Record<string, string | File | undefined>) => {
   const form = new FormData()

@@ -1,4 +1,4 @@
-import { musicJobFields } from '../../../../src/music/schema.ts'
+import { musicJobFields } from '#server/music/schema.ts'
 
 /** SPEC 9: jobs list page size, and the debounce of the URL and artwork inputs. */
 export const JOBS_PER_PAGE = 5

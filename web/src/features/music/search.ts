@@ -1,4 +1,4 @@
-import { readKeys, searchValidator } from '~/lib/search-params.ts'
+import { searchValidator } from '~/lib/search-params.ts'
 
 export type MusicPrefill = {
   videoUrl?: string
@@ -22,6 +22,4 @@ function text(v: unknown): string | undefined {
  *
  *     <Link to="/music/downloader" search={{ videoUrl, title, artist, artworkUrl }}>Save as track</Link>
  */
-export const musicDownloaderSearch = searchValidator((s) =>
-  readKeys<MusicPrefill>(s, { videoUrl: text, title: text, artist: text, artworkUrl: text }),
-)
+export const musicDownloaderSearch = searchValidator<MusicPrefill>({ videoUrl: text, title: text, artist: text, artworkUrl: text })

@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import type { MusicJobEvent } from '../../../../src/music/schema.ts'
+import type { MusicJobEvent } from '#server/music/schema.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import type { MusicJob } from './api.ts'
 

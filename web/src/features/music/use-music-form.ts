@@ -17,7 +17,7 @@ import {
   validateMusicForm,
 } from './form.ts'
 import type { MusicPrefill } from './search.ts'
-import { useDebouncedValue } from './use-debounced-value.ts'
+import { useDebouncedValue } from '~/hooks/use-debounced-value.ts'
 
 function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormValues {
   const next = { ...values }
@@ -195,10 +195,17 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     setSource: (source: Source) => set('source', source),
     setVideoUrl: (url: string) => set('videoUrl', url),
     setArtworkUrl: (url: string) => set('artworkUrl', url),
-    setTitle: (title: string) => setValues((v) => ({ ...v, title, album: albumFromTitle(title) })),
-    setArtist: (artist: string) => set('artist', artist),
-    setAlbum: (album: string) => set('album', album),
-    setGrouping: (value: string) => set('grouping', value),
+    /** Props of a tag's text field: `<TextField label="Title" required {...form.tagField('title')} />`. */
+    tagField: (key: 'title' | 'artist' | 'album' | 'grouping') => ({
+      name: key,
+      value: values[key],
+      onChange: (e: { target: { value: string } }) =>
+        key === 'title'
+          ? setValues((v) => ({ ...v, title: e.target.value, album: albumFromTitle(e.target.value) }))
+          : set(key, e.target.value),
+      onBlur: () => touch(key),
+      error: errorOf(key),
+    }),
     chooseFile,
     rejectFile,
     /** The album is the one derived from the title (not typed or from tags). */

@@ -1,4 +1,4 @@
-import { optionalBoolean, optionalInt, readKeys, searchValidator } from '~/lib/search-params.ts'
+import { optionalBoolean, optionalInt, searchValidator } from '~/lib/search-params.ts'
 import type { VideoFilters } from './api.ts'
 import { PAGE_SIZE } from './constants.ts'
 
@@ -16,15 +16,13 @@ export type VideoListSearch = {
 }
 
 // hand-written rather than zod: validateSearch is part of the first bundle
-export const videoListSearch = searchValidator((s) =>
-  readKeys<VideoListSearch>(s, {
-    page: (v) => optionalInt(v, 1),
-    perPage: (v) => optionalInt(v, 1, 100),
-    videoCategories: categories,
-    likedOnly: optionalBoolean,
-    queuedOnly: optionalBoolean,
-  }),
-)
+export const videoListSearch = searchValidator<VideoListSearch>({
+  page: (v) => optionalInt(v, 1),
+  perPage: (v) => optionalInt(v, 1, 100),
+  videoCategories: categories,
+  likedOnly: optionalBoolean,
+  queuedOnly: optionalBoolean,
+})
 
 /** Category ids (whole numbers ≥ 0); one bad entry drops the whole list. */
 function categories(v: unknown): number[] | undefined {
@@ -61,4 +59,4 @@ export function withPage(search: VideoListSearch, page: number): VideoListSearch
 }
 
 /** Subscriptions page: only the page number. */
-export const pageSearch = searchValidator((s) => readKeys<{ page?: number }>(s, { page: (v) => optionalInt(v, 1) }))
+export const pageSearch = searchValidator<{ page?: number }>({ page: (v) => optionalInt(v, 1) })

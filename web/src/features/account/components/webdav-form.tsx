@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react'
 import { styled } from 'styled-system/jsx'
-import { webdavAccount } from '../../../../../src/webdav/schema.ts'
+import { webdavAccount } from '#server/webdav/schema.ts'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useSaveWebdav } from '../api.ts'
 import { DeleteWebdavDialog } from './delete-webdav-dialog.tsx'
 
@@ -30,13 +32,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
   }, [saved])
 
   return (
-    <styled.form
-      noValidate
-      display="flex"
-      flexDirection="column"
-      gap="5"
-      onSubmit={form.handleSubmit((data) => save.mutate(data))}
-    >
+    <Form onSubmit={form.handleSubmit((data) => save.mutate(data))}>
       <TextField label="Username" autoComplete="off" required {...form.text('username')} />
       <TextField label="Password" type="password" autoComplete="new-password" required {...form.text('password')} />
       <TextField label="URL" type="url" placeholder="https://dav.example.com/remote.php/dav/files/me/" required {...form.text('url')} />
@@ -50,10 +46,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
           {errorText(save.error)}
         </styled.p>
       )}
-      <styled.div display="flex" gap="3">
-        <Button type="submit" loading={save.isPending}>
-          Save
-        </Button>
+      <FormActions submit="Save" submitProps={{ loading: save.isPending }}>
         <Button
           variant="outline"
           colorPalette="red"
@@ -67,8 +60,8 @@ export function WebdavForm({ saved }: { saved: Saved }) {
         >
           Delete
         </Button>
-      </styled.div>
+      </FormActions>
       <DeleteWebdavDialog open={deleteOpen} onOpenChange={setDeleteOpen} />
-    </styled.form>
+    </Form>
   )
 }

@@ -1,14 +1,16 @@
 import { Link } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
 import { z } from 'zod'
-import { createAccount } from '../../../../../src/auth/schema.ts'
+import { createAccount } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { Checkbox } from '~/components/ui/checkbox.tsx'
 import { TextLink } from '~/components/ui/text-link.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useCreateAccount } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 
@@ -25,13 +27,7 @@ export function CreateAccountForm() {
 
   return (
     <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
-      <styled.form
-        noValidate
-        display="flex"
-        flexDirection="column"
-        gap="5"
-        onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}
-      >
+      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}>
         {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
         {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
         <TextField label="Email" type="email" autoComplete="email" required {...form.text('email')} />
@@ -64,20 +60,14 @@ export function CreateAccountForm() {
             </styled.span>
           )}
         </styled.div>
-        <styled.div display="flex" gap="3">
-          <Button type="submit" loading={create.isPending}>
-            Submit
-          </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              form.reset()
-              create.reset()
-            }}
-          >
-            Clear
-          </Button>
-        </styled.div>
+        <FormActions
+          submit="Submit"
+          submitProps={{ loading: create.isPending }}
+          onClear={() => {
+            form.reset()
+            create.reset()
+          }}
+        />
         <styled.div borderTopWidth="1px" pt="5" display="flex" alignItems="center" justifyContent="space-between" gap="3">
           <styled.span color="fg.muted" textStyle="sm">
             Already have an account?
@@ -86,7 +76,7 @@ export function CreateAccountForm() {
             <Link to="/login">Login</Link>
           </Button>
         </styled.div>
-      </styled.form>
+      </Form>
     </AuthCard>
   )
 }

@@ -1,12 +1,14 @@
 import { Link, useNavigate } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
-import { credentials } from '../../../../../src/auth/schema.ts'
+import { credentials } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
 import { safeNext } from '~/lib/session.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useLogin } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 import { ResetPasswordDialog } from './reset-password-dialog.tsx'
@@ -30,27 +32,22 @@ export function LoginForm({ next }: { next?: string }) {
 
   return (
     <AuthCard title="Login" description="Sign in to your Tunefeed account.">
-      <styled.form onSubmit={submit} noValidate display="flex" flexDirection="column" gap="5">
+      <Form onSubmit={submit}>
         {login.isError && <Alert status="error">{errorText(login.error)}</Alert>}
         <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
         <TextField label="Password" type="password" autoComplete="current-password" required {...form.text('password')} />
-        <styled.div display="flex" gap="3" flexWrap="wrap" alignItems="center">
-          <Button type="submit" loading={login.isPending}>
-            Submit
-          </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              form.reset()
-              login.reset()
-            }}
-          >
-            Clear
-          </Button>
+        <FormActions
+          submit="Submit"
+          submitProps={{ loading: login.isPending }}
+          onClear={() => {
+            form.reset()
+            login.reset()
+          }}
+        >
           <styled.div ms="auto">
             <ResetPasswordDialog />
           </styled.div>
-        </styled.div>
+        </FormActions>
         <styled.div borderTopWidth="1px" pt="5" display="flex" alignItems="center" justifyContent="space-between" gap="3" flexWrap="wrap">
           <styled.span color="fg.muted" textStyle="sm">
             New to Tunefeed?
@@ -59,7 +56,7 @@ export function LoginForm({ next }: { next?: string }) {
             <Link to="/create">Create Account</Link>
           </Button>
         </styled.div>
-      </styled.form>
+      </Form>
     </AuthCard>
   )
 }

@@ -1,12 +1,14 @@
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
-import { resetPassword, sendReset } from '../../../../../src/auth/schema.ts'
+import { resetPassword, sendReset } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
+import { Form } from '~/components/ui/form.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { DialogPanel, DialogRoot, DialogTrigger } from '~/components/ui/dialog.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useForm } from '~/lib/use-form.ts'
+import { useForm } from '~/hooks/use-form.ts'
 import { useResetPassword, useSendReset } from '../api.ts'
 
 /**
@@ -71,19 +73,11 @@ function SendResetStep({ onSent }: { onSent: () => void }) {
   const send = useSendReset()
   const form = useForm({ initialValues: { email: '' }, schema: sendReset, required: ['email'] })
   return (
-    <styled.form
-      noValidate
-      display="flex"
-      flexDirection="column"
-      gap="4"
-      onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }))}
-    >
+    <Form gap="4" onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }))}>
       {send.isError && <Alert status="error">{errorText(send.error)}</Alert>}
       <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
-      <Button type="submit" loading={send.isPending} alignSelf="flex-end">
-        Send Reset Email
-      </Button>
-    </styled.form>
+      <FormActions align="end" submit="Send Reset Email" submitProps={{ loading: send.isPending }} />
+    </Form>
   )
 }
 
@@ -95,13 +89,7 @@ function NewPasswordStep() {
     required: ['token', 'password'],
   })
   return (
-    <styled.form
-      noValidate
-      display="flex"
-      flexDirection="column"
-      gap="4"
-      onSubmit={form.handleSubmit((data) => reset.mutate(data))}
-    >
+    <Form gap="4" onSubmit={form.handleSubmit((data) => reset.mutate(data))}>
       {reset.isSuccess ? (
         <Alert status="success">Password reset Successfully !</Alert>
       ) : reset.isError ? (
@@ -111,9 +99,7 @@ function NewPasswordStep() {
       )}
       <TextField label="Token" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
       <TextField label="New Password" type="password" autoComplete="new-password" required {...form.text('password')} />
-      <Button type="submit" loading={reset.isPending} disabled={reset.isSuccess} alignSelf="flex-end">
-        Reset Password
-      </Button>
-    </styled.form>
+      <FormActions align="end" submit="Reset Password" submitProps={{ loading: reset.isPending, disabled: reset.isSuccess }} />
+    </Form>
   )
 }

@@ -86,20 +86,7 @@ export function JobRow({ job }: { job: MusicJob }) {
               </styled.span>
             </styled.span>
           )}
-          {job.webdav === 'uploaded' && (
-            <Tooltip content="Uploaded to WebDAV">
-              <styled.span display="inline-flex" color="green.text" tabIndex={0} aria-label="Uploaded to WebDAV" flexShrink="0">
-                <CloudCheckIcon size={14} />
-              </styled.span>
-            </Tooltip>
-          )}
-          {job.webdav === 'failed' && (
-            <Tooltip content="WebDAV upload failed; the MP3 is still downloadable">
-              <styled.span display="inline-flex" color="fg.error" tabIndex={0} aria-label="WebDAV upload failed" flexShrink="0">
-                <CloudOffIcon size={14} />
-              </styled.span>
-            </Tooltip>
-          )}
+          {(job.webdav === 'uploaded' || job.webdav === 'failed') && <WebdavBadge {...webdavBadges[job.webdav]} />}
         </styled.span>
       </styled.div>
 
@@ -165,5 +152,21 @@ export function JobRow({ job }: { job: MusicJob }) {
         />
       )}
     </styled.li>
+  )
+}
+
+const webdavBadges = {
+  uploaded: { label: 'Uploaded to WebDAV', tooltip: 'Uploaded to WebDAV', color: 'green.text', icon: <CloudCheckIcon size={14} /> },
+  failed: { label: 'WebDAV upload failed', tooltip: 'WebDAV upload failed; the MP3 is still downloadable', color: 'fg.error', icon: <CloudOffIcon size={14} /> },
+}
+
+/** The job's WebDAV upload result: an icon with a tooltip, reachable by keyboard. */
+function WebdavBadge({ label, tooltip, color, icon }: (typeof webdavBadges)[keyof typeof webdavBadges]) {
+  return (
+    <Tooltip content={tooltip}>
+      <styled.span display="inline-flex" color={color} tabIndex={0} aria-label={label} flexShrink="0">
+        {icon}
+      </styled.span>
+    </Tooltip>
   )
 }

@@ -1,6 +1,6 @@
 import { FileAudioIcon, LinkIcon } from 'lucide-react'
 import { styled } from 'styled-system/jsx'
-import { Button } from '~/components/ui/button.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { CardBody, CardDescription, CardHeader, CardRoot, CardTitle } from '~/components/ui/card.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { SegmentedControl } from '~/components/ui/segmented-control.tsx'
@@ -113,61 +113,30 @@ export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCre
             />
 
             <styled.div display="grid" gridTemplateColumns={{ base: '1fr', sm: '1fr 1fr' }} gap="5">
-              <TextField
-                label="Title"
-                name="title"
-                autoComplete="off"
-                required
-                value={values.title}
-                onChange={(e) => form.setTitle(e.target.value)}
-                onBlur={() => form.touch('title')}
-                error={form.errorOf('title')}
-              />
-              <TextField
-                label="Artist"
-                name="artist"
-                autoComplete="off"
-                required
-                value={values.artist}
-                onChange={(e) => form.setArtist(e.target.value)}
-                onBlur={() => form.touch('artist')}
-                error={form.errorOf('artist')}
-              />
+              <TextField label="Title" autoComplete="off" required {...form.tagField('title')} />
+              <TextField label="Artist" autoComplete="off" required {...form.tagField('artist')} />
               <TextField
                 label="Album"
-                name="album"
                 autoComplete="off"
                 required
-                value={values.album}
-                onChange={(e) => form.setAlbum(e.target.value)}
-                onBlur={() => form.touch('album')}
-                error={form.errorOf('album')}
+                {...form.tagField('album')}
                 helperText={!form.errorOf('album') && form.albumFromTitle ? 'Filled in from the title' : undefined}
               />
               <TextField
                 label="Grouping"
-                name="grouping"
                 autoComplete="off"
-                value={values.grouping}
-                onChange={(e) => form.setGrouping(e.target.value)}
-                onBlur={() => form.touch('grouping')}
-                error={form.errorOf('grouping')}
+                {...form.tagField('grouping')}
                 helperText={form.groupingLoading ? <Pending>Looking up the channel…</Pending> : 'Optional, e.g. the channel'}
               />
             </styled.div>
 
-            <styled.div display="flex" justifyContent={{ base: 'stretch', sm: 'flex-end' }} pt="1">
-              <Button
-                type="submit"
-                size="lg"
-                width={{ base: 'full', sm: 'auto' }}
-                minW={{ sm: '40' }}
-                loading={form.submitting}
-                disabled={form.tagsLoading}
-              >
-                Submit
-              </Button>
-            </styled.div>
+            <FormActions
+              align="end"
+              justifyContent={{ base: 'stretch', sm: 'flex-end' }}
+              pt="1"
+              submit="Submit"
+              submitProps={{ size: 'lg', width: { base: 'full', sm: 'auto' }, minW: { sm: '40' }, loading: form.submitting, disabled: form.tagsLoading }}
+            />
           </styled.div>
         </styled.form>
       </CardBody>

@@ -1,7 +1,7 @@
 import { PlayIcon, SquareIcon } from 'lucide-react'
 import { useSnapshot } from 'valtio'
 import { Button } from '~/components/ui/button.tsx'
-import { playerStore, setAutoplay } from '~/features/player/store.ts'
+import { playerStore, setAutoplay } from '~/player/store.ts'
 
 /** SPEC 2: 'Enable AutoPlay' / 'Stop AutoPlay' for the list on this page. */
 export function AutoplayButton() {

@@ -3,8 +3,8 @@ import { UploadIcon } from 'lucide-react'
 import { type FormEvent, useId, useRef, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
-import { Button } from '~/components/ui/button.tsx'
 import { DialogPanel, DialogRoot } from '~/components/ui/dialog.tsx'
+import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
 import { errorText } from '~/lib/api.ts'
@@ -13,7 +13,7 @@ import { useImportSubscriptions, useSubscribe, useUpdateUserChannel, userChannel
 export type UpdateSubscriptionsDialogProps = { open: boolean; onOpenChange(open: boolean): void }
 
 /**
- * SPEC 2 'Update Subscriptions' modal: the 'Subscriptions' tab adds a channel
+ * docs/product.md#subscriptions-page: the 'Update Subscriptions' modal: the 'Subscriptions' tab adds a channel
  * by id or handle (and imports a subscriptions file); the 'User Channel' tab
  * connects the personal channel whose public subscriptions sync.
  */
@@ -42,32 +42,37 @@ export function UpdateSubscriptionsDialog({ open, onOpenChange }: UpdateSubscrip
   )
 }
 
-function AddSubscriptionForm() {
-  const subscribe = useSubscribe()
+/**
+ * A channel id or handle typed into one field and sent as typed
+ * (docs/product.md#channel-fields); the field empties on success. The form stays
+ * inside the dialog (no outer form submits).
+ */
+function useChannelInput(mutation: { mutate(value: string, options: { onSuccess(): void }): void }) {
   const [value, setValue] = useState('')
   const submit = (e: FormEvent) => {
     e.preventDefault()
     e.stopPropagation()
     if (!value.trim()) return
-    // SPEC 5: the channel id or handle is submitted as typed
-    subscribe.mutate(value, { onSuccess: () => setValue('') })
+    mutation.mutate(value, { onSuccess: () => setValue('') })
   }
+  const field = {
+    name: 'channel_id',
+    placeholder: 'UC… or @handle',
+    value,
+    onChange: (e: { target: { value: string } }) => setValue(e.target.value),
+    autoComplete: 'off',
+    required: true,
+  }
+  return { field, submit, empty: !value.trim() }
+}
+
+function AddSubscriptionForm() {
+  const subscribe = useSubscribe()
+  const { field, submit, empty } = useChannelInput(subscribe)
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="Add subscription">
-      <TextField
-        label="Channel ID or Handle"
-        name="channel_id"
-        placeholder="UC… or @handle"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        autoComplete="off"
-        required
-      />
-      <styled.div display="flex" justifyContent="flex-end">
-        <Button type="submit" loading={subscribe.isPending} disabled={!value.trim()}>
-          Subscribe
-        </Button>
-      </styled.div>
+      <TextField label="Channel ID or Handle" {...field} />
+      <FormActions align="end" submit="Subscribe" submitProps={{ loading: subscribe.isPending, disabled: empty }} />
       {subscribe.isSuccess && <Alert status="success">Added Subscription Successfully</Alert>}
       {subscribe.isError && <Alert status="error">{errorText(subscribe.error)}</Alert>}
     </styled.form>
@@ -125,12 +130,16 @@ function ImportSubscriptionsForm() {
           },
         }}
       />
-      <styled.div display="flex" justifyContent="flex-end">
-        <Button type="submit" variant="outline" loading={importer.isPending} disabled={!file}>
-          <UploadIcon />
-          Import
-        </Button>
-      </styled.div>
+      <FormActions
+        align="end"
+        submit={
+          <>
+            <UploadIcon />
+            Import
+          </>
+        }
+        submitProps={{ variant: 'outline', loading: importer.isPending, disabled: !file }}
+      />
       {result && (
         <Alert status="success" title="Import finished">
           {IMPORT_FORMATS[result.format]}: {result.added} added, {result.alreadyPresent} already subscribed, {result.notFound} not found.
@@ -144,31 +153,12 @@ function ImportSubscriptionsForm() {
 function UserChannelForm() {
   const current = useQuery(userChannelQuery)
   const update = useUpdateUserChannel()
-  const [value, setValue] = useState('')
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    e.stopPropagation()
-    if (!value.trim()) return
-    update.mutate(value, { onSuccess: () => setValue('') })
-  }
+  const { field, submit, empty } = useChannelInput(update)
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="User channel">
       <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isPending ? 'Loading…' : 'None'} readOnly />
-      <TextField
-        label="Channel ID"
-        name="channel_id"
-        placeholder="UC… or @handle"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        autoComplete="off"
-        helperText="Your own channel: its public subscriptions are added here and kept in sync."
-        required
-      />
-      <styled.div display="flex" justifyContent="flex-end">
-        <Button type="submit" loading={update.isPending} disabled={!value.trim()}>
-          Update
-        </Button>
-      </styled.div>
+      <TextField label="Channel ID" helperText="Your own channel: its public subscriptions are added here and kept in sync." {...field} />
+      <FormActions align="end" submit="Update" submitProps={{ loading: update.isPending, disabled: empty }} />
       {update.isSuccess && <Alert status="success">Updated Channel Successfully</Alert>}
       {update.isError && <Alert status="error">{errorText(update.error)}</Alert>}
     </styled.form>
