@@ -31,6 +31,7 @@ export interface MusicServices {
 const FIXTURES = join(import.meta.dir, '../fixtures/music-services')
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'))
 
+// biome-ignore lint/suspicious/noExplicitAny: fixture JSON walked freely by a test stand-in
 type Json = Record<string, any>
 
 export async function startMusicServices(): Promise<MusicServices> {
