@@ -291,7 +291,7 @@ async function benchTracks() {
   // (d) the same conversion with and without the measuring branch, on the 3-minute source
   const dir = mkdtempSync(join(work, 'rg-'))
   const convert = async (measure: boolean) => {
-    const graph = measure ? ['-filter_complex', '[0:a:0]asplit=2[out][m];[m]ebur128=peak=sample,anullsink', '-map', '[out]'] : ['-map', '0:a:0']
+    const graph = measure ? ['-filter_complex', '[0:a:0]asplit=2[out][m];[m]ebur128=peak=sample:framelog=verbose,anullsink', '-map', '[out]'] : ['-map', '0:a:0']
     const t0 = performance.now()
     const p = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', video, ...graph, '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], { stdout: 'ignore', stderr: 'ignore' })
     if ((await p.exited) !== 0) throw new Error('ffmpeg failed')

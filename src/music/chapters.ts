@@ -1,10 +1,5 @@
+import type { Chapter } from './schema.ts'
 import { runProcess } from '../lib/process.ts'
-
-export interface Chapter {
-  title: string
-  start: number
-  end: number
-}
 
 type Info = Record<string, unknown>
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)

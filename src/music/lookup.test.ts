@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS, type MediaServer } from '../../tests/support/media.ts'
-import { lookupFromInfo, type Lookup } from './lookup.ts'
+import { lookupFromInfo } from './lookup.ts'
+import type { Lookup } from './schema.ts'
 
 // GET /lookup against Debian's yt-dlp reading pages from a local media server.
 setDefaultTimeout(30_000)

@@ -1,21 +1,8 @@
 import { fail } from '../lib/errors.ts'
-import { chaptersOf, type Chapter } from './chapters.ts'
+import { chaptersOf } from './chapters.ts'
+import type { Lookup } from './schema.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo, type ToolConfig } from './tools.ts'
-
-/** GET /lookup's answer (docs/api.md, Music): suggestions for the form, null where unknown. */
-export interface Lookup {
-  title: string | null
-  artist: string | null
-  album: string | null
-  grouping: string | null
-  artworkUrl: string | null
-  trackNumber: number | null
-  year: number | null
-  duration: number | null
-  chapters: Chapter[]
-  playlist: { title: string | null; count: number; entries: { url: string; title: string | null; duration: number | null }[] } | null
-}
 
 type Info = Record<string, unknown>
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { startMusicServices, type MusicServices } from '../../tests/support/music-services.ts'
-import type { Candidate } from './musicbrainz.ts'
+import type { Candidate } from './schema.ts'
 
 // GET /musicbrainz against the MusicBrainz and Cover Art Archive stand-ins,
 // which refuse a missing User-Agent and more than one request a second.

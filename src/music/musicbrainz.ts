@@ -2,6 +2,7 @@ import type { Env } from '../env.ts'
 import { fail } from '../lib/errors.ts'
 import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
 import pkg from '../../package.json' with { type: 'json' }
+import type { Candidate } from './schema.ts'
 
 /**
  * MusicBrainz recording search and Cover Art Archive front covers for
@@ -12,18 +13,6 @@ import pkg from '../../package.json' with { type: 'json' }
  * second; callers wait their turn (their request stays open), they do not
  * sleep. Answers are cached briefly per (artist, title).
  */
-export interface Candidate {
-  title: string
-  artist: string
-  album: string | null
-  year: number | null
-  trackNumber: number | null
-  trackCount: number | null
-  coverUrl: string | null
-  recordingId: string
-  releaseId: string | null
-}
-
 const MAX_CANDIDATES = 5
 const TIMEOUT_MS = 15_000
 const MAX_WAITING = 20

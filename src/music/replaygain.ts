@@ -16,7 +16,7 @@ export const REFERENCE_LUFS = -18
 /** `[<input>]...` → `[out]` plus the measuring branch (for `-filter_complex`). */
 export function measuringGraph(input: string, chain: string[] = []): string {
   const pre = chain.length ? `${chain.join(',')},` : ''
-  return `[${input}]${pre}asplit=2[out][measure];[measure]ebur128=peak=sample,anullsink`
+  return `[${input}]${pre}asplit=2[out][measure];[measure]ebur128=peak=sample:framelog=verbose,anullsink`
 }
 
 /** Reads the ebur128 summary from ffmpeg's stderr, line by line. */

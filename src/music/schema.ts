@@ -71,6 +71,9 @@ export const musicJobFields = z.object({
 })
 export type MusicJobFields = z.output<typeof musicJobFields>
 
+/** The tag fields of a job, as the web's "Edit tags" form checks them before PATCH /jobs/{id}. */
+export const musicTagFields = musicJobFields.pick({ title: true, artist: true, album: true, grouping: true, year: true, track_number: true })
+
 /** With `playlist=true` each entry brings its own title; artist and album are fallbacks. */
 export const playlistJobFields = musicJobFields.extend({ title: optional(300), artist: optional(300), album: optional(300) })
 export type PlaylistJobFields = z.output<typeof playlistJobFields>
@@ -141,4 +144,37 @@ export interface MusicTags {
   album: string | null
   grouping: string | null
   artworkUrl: string | null
+}
+
+export interface Chapter {
+  title: string
+  start: number
+  end: number
+}
+
+/** GET /lookup's answer (docs/api.md, Music): suggestions for the form, null where unknown. */
+export interface Lookup {
+  title: string | null
+  artist: string | null
+  album: string | null
+  grouping: string | null
+  artworkUrl: string | null
+  trackNumber: number | null
+  year: number | null
+  duration: number | null
+  chapters: Chapter[]
+  playlist: { title: string | null; count: number; entries: { url: string; title: string | null; duration: number | null }[] } | null
+}
+
+/** One recording GET /musicbrainz suggests. */
+export interface Candidate {
+  title: string
+  artist: string
+  album: string | null
+  year: number | null
+  trackNumber: number | null
+  trackCount: number | null
+  coverUrl: string | null
+  recordingId: string
+  releaseId: string | null
 }

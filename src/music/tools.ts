@@ -1,7 +1,8 @@
 import { egressProxy } from '../lib/egress-proxy.ts'
 import { ProcessFailed, runProcess } from '../lib/process.ts'
 import type { AllowList } from '../lib/url-guard.ts'
-import { chaptersOf, type Chapter } from './chapters.ts'
+import { chaptersOf } from './chapters.ts'
+import type { Chapter } from './schema.ts'
 import { LoudnessReader, measuringGraph, type Loudness } from './replaygain.ts'
 
 /**
