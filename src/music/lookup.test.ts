@@ -60,6 +60,7 @@ describe('GET /api/music/lookup', () => {
     const found = await lookup(`${media.url}/album.html`)
     expect(found.title).toBe('Whole Album')
     expect(found.artist).toBe('Test Band')
+    expect(found.album).toBe('Whole Album')
     expect(found.chapters).toEqual(TEST_CHAPTERS)
     expect(found.playlist).toBeNull()
   })

@@ -49,16 +49,18 @@ export function lookupFromInfo(info: Info): Lookup {
   const title = (str(info.title) ?? '').replace(info.extractor_key === 'Generic' ? /\s\(\d+\)$/ : /$^/, '')
   const parsed = parseUploadTitle(title)
   const siteArtist = str(info.artist) ?? str(info.creator)
+  const chapters = chaptersOf(info)
   return {
     title: track ?? (parsed.title || null),
     artist: (track && siteArtist) || parsed.artist || siteArtist || artistFromChannel(str(info.uploader) ?? str(info.channel)),
-    album: str(info.album),
+    // a video split into chapters is an album: its title names it
+    album: str(info.album) ?? (chapters.length >= 2 ? parsed.title || null : null),
     grouping: groupingOf(info),
     artworkUrl: thumbnailOf(info),
     trackNumber: posInt(info.track_number),
     year: yearOf(info),
     duration: num(info.duration),
-    chapters: chaptersOf(info),
+    chapters,
     playlist: null,
   }
 }

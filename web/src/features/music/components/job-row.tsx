@@ -55,7 +55,7 @@ export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playi
     <styled.li
       position="relative"
       display="flex"
-      flexWrap={{ base: 'wrap', sm: 'nowrap' }}
+      flexWrap={split || job.notice ? 'wrap' : { base: 'wrap', sm: 'nowrap' }}
       alignItems="center"
       gap={{ base: '3', sm: '4' }}
       px={{ base: '4', sm: '5' }}
