@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { Client, createTestApp, signUp, type TestApp } from '../tests/support/app.ts'
 import { expectError } from '../tests/support/http.ts'
+import { startAcceptingDav } from '../tests/support/webdav.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
 setDefaultTimeout(30_000)
@@ -10,23 +11,15 @@ setDefaultTimeout(30_000)
 
 let t: TestApp
 let client: Client
-let hits = 0
-let accepting: ReturnType<typeof Bun.serve>
+let accepting: ReturnType<typeof startAcceptingDav>
 beforeAll(async () => {
   t = await createTestApp({ env: { MAX_JSON_BYTES: '2048', FETCH_ALLOW_HOSTS: '127.0.0.1' } })
   client = (await signUp(t)).client
   // a "WebDAV server" that accepts any credentials, so input reaches the database
-  accepting = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch() {
-      hits++
-      return new Response('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>', { status: 207 })
-    },
-  })
+  accepting = startAcceptingDav()
 })
 afterAll(async () => {
-  accepting.stop(true)
+  accepting.stop()
   await t.close()
 })
 
@@ -36,7 +29,7 @@ const JSON_ROUTES = [
   { path: '/api/auth/sendreset', valid: () => ({ email: 'nobody@example.com' }) },
   { path: '/api/auth/reset', valid: () => ({ token: 'ABCDEFGH', password: 'password123' }) },
   { path: '/api/webdav', valid: () => ({ username: 'u', password: 'p', url: `http://127.0.0.1:${accepting.port}/` }) },
-]
+] as const
 
 const raw = (path: string, body: BodyInit | null, contentType?: string, extra: RequestInit = {}) =>
   client.request(path, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {}, ...extra })
@@ -122,7 +115,7 @@ describe.each(JSON_ROUTES)('POST $path', ({ path, valid }) => {
       }
     }
     // the WebDAV cases did reach the (accepting) server and the database path
-    if (path === '/api/webdav') expect(hits).toBeGreaterThan(0)
+    if (path === '/api/webdav') expect(accepting.hits).toBeGreaterThan(0)
   })
 
   test('__proto__ and extra fields are ignored', async () => {

@@ -14,7 +14,8 @@ import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { webFiles } from './web-files.ts'
-import { metricsRoutes, recordRequest } from './metrics.ts'
+import { isOwnOrigin } from './lib/origin.ts'
+import { metricsRoutes, recordRequest } from './metrics-route.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request.',
@@ -60,12 +61,7 @@ function sameOrigin(trustProxy: boolean): MiddlewareHandler {
       const origin = c.req.header('origin')
       if (site && site !== 'same-origin' && site !== 'none') fail(403, 'Cross-origin request refused.')
       if (!site && origin && origin !== 'null') {
-        const host = (trustProxy && c.req.header('x-forwarded-host')) || c.req.header('host') || new URL(c.req.url).host
-        let originHost = ''
-        try {
-          originHost = new URL(origin).host
-        } catch {}
-        if (originHost !== host) fail(403, 'Cross-origin request refused.')
+        if (!isOwnOrigin(origin, c.req, trustProxy)) fail(403, 'Cross-origin request refused.')
       }
       if (origin === 'null') fail(403, 'Cross-origin request refused.')
     }
@@ -174,6 +170,5 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
   return app
 }
 
-export type App = ReturnType<typeof createApp>
-/** Typed API surface for `hc` on the web side. */
-export type AppType = App
+/** Typed API surface for `hc` on the web side and the test Client. */
+export type AppType = ReturnType<typeof createApp>

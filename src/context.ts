@@ -1,12 +1,14 @@
-import type { Db } from './db/client.ts'
+import type { Database, Db } from './db/client.ts'
 import type { Env } from './env.ts'
-import type { Mailer } from './lib/mailer.ts'
-import type { Cipher } from './lib/secret.ts'
-import type { AllowList } from './lib/url-guard.ts'
+import { createMailer, type Mailer } from './lib/mailer.ts'
+import { Cipher, loadSecret } from './lib/secret.ts'
+import { parseAllowList, type AllowList } from './lib/url-guard.ts'
+import type { QueueConfig } from './jobs/queue.ts'
+import { createJobs } from './jobs/start.ts'
 import type { Jobs } from './jobs/types.ts'
-import type { Hub } from './ws/hub.ts'
+import { Hub } from './ws/hub.ts'
 
-/** What the routers need, built once by index.ts (or a test) and passed down. */
+/** What the routers need, built once by createContext (below) and passed down. */
 export interface AppContext {
   env: Env
   db: Db
@@ -33,5 +35,46 @@ export type AppEnv = {
   Variables: {
     user: SessionUser | null
     sessionId: string | null
+  }
+}
+
+/** What createContext needs besides the environment; tests bring their own queue, mailer or parts. */
+export interface ContextDeps {
+  database: Pick<Database, 'db' | 'ping'>
+  /** Default: SMTP_URL, or files under DATA_DIR (src/lib/mailer.ts). */
+  mailer?: Mailer
+  /** Queue settings over the ones from env (tests: own file and queue name). */
+  queue?: Partial<QueueConfig>
+  /** Parts that replace the built ones (a test's own `jobs` means no queue is built). */
+  overrides?: Partial<AppContext>
+}
+
+/** A complete context, and the queue's worker to start once the app serves (and stop on shutdown). */
+export interface CreatedContext {
+  ctx: AppContext
+  /** Starts the job worker and the job modules' start-up hooks (src/jobs/registry.ts). */
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** The one way to build an AppContext: the server (src/server.ts) and tests (tests/support/app.ts). */
+export function createContext(env: Env, deps: ContextDeps): CreatedContext {
+  const { database, overrides = {} } = deps
+  const base = {
+    env,
+    db: database.db,
+    mailer: deps.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
+    cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
+    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
+    hub: new Hub(),
+    health: { database: () => database.ping() } as AppContext['health'],
+    ...overrides,
+  }
+  const queue = overrides.jobs ? null : createJobs(base, deps.queue)
+  const ctx: AppContext = { ...base, jobs: overrides.jobs ?? queue! }
+  return {
+    ctx,
+    start: async () => void (await queue?.start(ctx)),
+    stop: async () => void (await queue?.stop()),
   }
 }

@@ -1,21 +1,12 @@
-import { join } from 'node:path'
 import { websocket } from 'hono/bun'
 import { createApp } from './app.ts'
-import type { AppContext } from './context.ts'
+import { createContext, type AppContext } from './context.ts'
 import { openDatabase } from './db/client.ts'
 import type { Env } from './env.ts'
-import { createMailer } from './lib/mailer.ts'
-import { Cipher, loadSecret } from './lib/secret.ts'
-import { parseAllowList } from './lib/url-guard.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
-import { Hub } from './ws/hub.ts'
 import { attachPgBridge } from './ws/pg-bridge.ts'
-import { createJobs } from './jobs/start.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
-import { resetStuckRefreshes } from './youtube/refresh.ts'
-import { refreshCategoriesJob } from './youtube/jobs.ts'
-import { youtubeVideoCategories } from './youtube/tables.ts'
 
 export interface RunningServer {
   port: number
@@ -24,42 +15,28 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Opens everything the app needs and starts listening. Used by index.ts and by process-level tests. */
+/**
+ * Opens everything the app needs, serves, then starts the jobs (each feature's
+ * start-up work is its job module's hook, src/jobs/registry.ts). Used by
+ * main.ts and by process-level tests.
+ */
 export async function startServer(env: Env, opts: { webRoot?: string } = {}): Promise<RunningServer> {
+  // open
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-  const ctx: AppContext = {
-    env,
-    db: database.db,
-    mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
-    cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
-    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
-    hub: new Hub(),
-    jobs: undefined as never, // set by createJobs below
-    health: { database: () => database.ping() },
-  }
+  const { ctx, ...jobs } = createContext(env, { database })
   // with PostgreSQL, hub messages reach the sockets of every app process on the database
   const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
-  // no refresh survives its process: clear `updating` before any job can start; with a shared
-  // queue (QUEUE_URL) other processes may be refreshing right now, so only claims gone stale
-  await resetStuckRefreshes(ctx, { staleOnly: !!env.QUEUE_URL })
-  const jobs = createJobs(ctx)
-  const app = createApp(ctx, opts)
+  // serve
   const server = Bun.serve({
     port: env.PORT,
     hostname: env.HOST,
-    fetch: app.fetch,
+    fetch: createApp(ctx, opts).fetch,
     websocket,
     maxRequestBodySize: env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE,
   })
   ctx.hub.attach(server)
-  // the worker starts once the database is open and the hub can reach sockets
-  await jobs.start(ctx)
-  // a fresh install has no category names yet: fetch them now instead of at the next daily run,
-  // so the feed's 'Categories' filter appears on first use (the job id dedups across processes)
-  if (env.SCHEDULER && env.YOUTUBE_API_KEY) {
-    const [known] = await ctx.db.select({ id: youtubeVideoCategories.id }).from(youtubeVideoCategories).limit(1)
-    if (!known) await ctx.jobs.enqueue(refreshCategoriesJob, {}, { jobId: 'youtube.refreshCategories.first-start' })
-  }
+  // start: the worker runs once the database is open and the hub can reach sockets
+  await jobs.start()
   const sweep = setInterval(
     () => deleteExpiredSessions(ctx.db).catch((err) => log.warn('session sweep failed', errorFields(err))),
     60 * 60 * 1000,
@@ -68,6 +45,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     port: server.port!,
     databaseKind: database.kind,
     ctx,
+    // stop
     async stop() {
       clearInterval(sweep)
       await server.stop()
@@ -77,5 +55,3 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     },
   }
 }
-
-export const defaultWebRoot = join(import.meta.dir, '../web/dist')

@@ -3,21 +3,17 @@ import { eq } from 'drizzle-orm'
 import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
 import { Client, createTestApp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { createYoutubeTestApp, resetYoutube, quickUser, startTestFake, type YoutubeTestApp } from '../../tests/support/youtube.ts'
+import { resetYoutube, quickUser, startYoutubeTestApp, type YoutubeTestApp } from '../../tests/support/youtube.ts'
 import { youtubeVideoCategories, youtubeVideos } from '../youtube/tables.ts'
 
 let fake: FakeYoutube
 let t: YoutubeTestApp
 let admin: Awaited<ReturnType<typeof quickUser>>
 beforeAll(async () => {
-  fake = await startTestFake()
-  t = await createYoutubeTestApp(fake)
+  ;({ fake } = t = await startYoutubeTestApp())
   admin = await quickUser(t, { admin: true })
 }, 60_000)
-afterAll(async () => {
-  await t.close()
-  await fake.stop()
-})
+afterAll(() => t.close())
 afterEach(() => resetYoutube(t))
 
 const paths = [
@@ -26,7 +22,7 @@ const paths = [
   '/api/admin/youtube/update_channel_videos',
   '/api/admin/youtube/update_video_categories',
   '/api/admin/youtube/quota',
-]
+] as const
 
 describe('admin routes', () => {
   test('401 for anonymous callers, 403 for signed-in non-admins, before any validation', async () => {

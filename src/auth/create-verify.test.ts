@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { eq } from 'drizzle-orm'
 import { Client, createTestApp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { resetCode, startSmtp, verifyLink, verifyToken, type TestSmtp } from '../../tests/support/smtp.ts'
+import { resetCode, createSmtpTestApp, verifyLink, verifyToken, type TestSmtp } from '../../tests/support/smtp.ts'
 import { authTokens, users } from './tables.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
@@ -10,14 +10,8 @@ setDefaultTimeout(30_000)
 
 let smtp: TestSmtp
 let t: TestApp
-beforeAll(async () => {
-  smtp = await startSmtp()
-  t = await createTestApp({ smtpUrl: smtp.url })
-})
-afterAll(async () => {
-  await t.close()
-  await smtp.stop()
-})
+beforeAll(async () => ({ t, smtp } = await createSmtpTestApp()))
+afterAll(() => t.close())
 
 const newEmail = (tag = 'user') => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { eq, sql } from 'drizzle-orm'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { resetCode, startSmtp, verifyToken, type TestSmtp } from '../../tests/support/smtp.ts'
+import { resetCode, createSmtpTestApp, verifyToken, type TestSmtp } from '../../tests/support/smtp.ts'
 import { authTokens, sessions, users } from './tables.ts'
 import { hashToken } from './tokens.ts'
 
@@ -11,14 +11,8 @@ setDefaultTimeout(30_000)
 
 let smtp: TestSmtp
 let t: TestApp
-beforeAll(async () => {
-  smtp = await startSmtp()
-  t = await createTestApp({ smtpUrl: smtp.url })
-})
-afterAll(async () => {
-  await t.close()
-  await smtp.stop()
-})
+beforeAll(async () => ({ t, smtp } = await createSmtpTestApp()))
+afterAll(() => t.close())
 
 const newEmail = () => `p-${crypto.randomUUID().slice(0, 8)}@example.com`
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { resetCode, startSmtp, type TestSmtp } from '../../tests/support/smtp.ts'
+import { resetCode, createSmtpTestApp, type TestSmtp } from '../../tests/support/smtp.ts'
 import { authTokens, users } from './tables.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
@@ -10,14 +10,8 @@ setDefaultTimeout(30_000)
 
 let smtp: TestSmtp
 let t: TestApp
-beforeAll(async () => {
-  smtp = await startSmtp()
-  t = await createTestApp({ smtpUrl: smtp.url })
-})
-afterAll(async () => {
-  await t.close()
-  await smtp.stop()
-})
+beforeAll(async () => ({ t, smtp } = await createSmtpTestApp()))
+afterAll(() => t.close())
 
 async function requestCode(email: string): Promise<string> {
   const res = await new Client(t).post('/api/auth/sendreset', { email })

@@ -3,6 +3,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { clientIp } from '../lib/client-ip.ts'
 import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
+import { publicOrigin } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
 import { resetMail, verificationMail } from './mail.ts'
@@ -26,17 +27,6 @@ export function authRoutes(ctx: AppContext) {
     await hit(db, `${action}:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, window)
     if (email) await hit(db, `${action}:email:${email}`, env.RATE_LIMIT_MAX, window)
   }
-  const webUrl = (c: { req: { url: string; header(n: string): string | undefined } }) => {
-    if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/$/, '')
-    const url = new URL(c.req.url)
-    if (env.TRUST_PROXY) {
-      const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim()
-      const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim()
-      if (proto) url.protocol = `${proto}:`
-      if (host) url.host = host
-    }
-    return url.origin
-  }
 
   return new Hono<AppEnv>()
     .post('/create', valid('json', createAccount), async (c) => {
@@ -46,7 +36,7 @@ export function authRoutes(ctx: AppContext) {
       if (!user) fail(400, 'Account exists.')
       const token = await issueToken(db, user.id, 'verify')
       try {
-        await ctx.mailer.send(verificationMail(email, `${webUrl(c)}/verify/${token}`))
+        await ctx.mailer.send(verificationMail(email, `${publicOrigin(c.req, env)}/verify/${token}`))
       } catch (err) {
         log.error('verification mail failed', { to: email, ...errorFields(err) })
       }

@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
+import { requestProtocol } from '../lib/origin.ts'
 import { sessionCache } from './session-cache.ts'
 import { sessions, users } from './tables.ts'
 import { hashToken, randomToken } from './tokens.ts'
@@ -63,8 +64,7 @@ export async function deleteExpiredSessions(db: Db) {
 }
 
 function isHttps(c: Context, trustProxy: boolean): boolean {
-  if (trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https') return true
-  return new URL(c.req.url).protocol === 'https:'
+  return requestProtocol(c.req, trustProxy) === 'https'
 }
 
 export function setSessionCookie(c: Context, token: string, expires: Date, trustProxy: boolean) {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { DelayedError, Queue, shutdownManager, UnrecoverableError, Worker, type Job } from 'bunqueue/client'
 import type { AppContext } from '../context.ts'
 import { errorFields, log } from '../lib/logger.ts'
-import { metrics } from '../lib/metrics.ts'
+import { metrics } from '../lib/metrics-registry.ts'
 import {
   JobAbort,
   PermanentJobError,
@@ -91,6 +91,7 @@ export class BunqueueJobs implements Jobs {
   /** Starts the worker, sweeps dead letters, syncs schedules and runs the modules' start hooks. */
   async start(ctx: AppContext) {
     this.ctx = ctx
+    for (const module of this.modules) await module.beforeStart?.(ctx)
     this.worker = new Worker(this.queueName, (job, opts) => this.process(job, opts?.signal), {
       ...this.clientOptions(),
       concurrency: this.config.concurrency,

@@ -5,12 +5,12 @@ import { jobModules } from './registry.ts'
 import type { JobModule } from './types.ts'
 
 /**
- * Builds the queue for an app context from the registry. Call `start(ctx)`
- * once the database is open (the worker may run jobs at once), `stop()` on
- * shutdown. `ctx.jobs` and the `queue` health check are filled in here.
+ * Builds the queue from the registry (for createContext in src/context.ts).
+ * Call `start(ctx)` once the database is open (the worker may run jobs at
+ * once), `stop()` on shutdown. The `queue` health check is added here.
  */
 export function createJobs(
-  ctx: Omit<AppContext, 'jobs'> & { jobs?: AppContext['jobs'] },
+  ctx: Pick<AppContext, 'env' | 'health'>,
   overrides: Partial<QueueConfig> & { modules?: JobModule[] } = {},
 ): BunqueueJobs {
   const { env } = ctx
@@ -23,7 +23,6 @@ export function createJobs(
     scheduler: env.SCHEDULER,
     ...config,
   })
-  ctx.jobs = jobs
   ctx.health.queue = () => jobs.check()
   return jobs
 }

@@ -74,6 +74,8 @@ export interface ScheduleDefinition<P = unknown> {
 export interface JobModule {
   definitions: JobDefinition<any>[]
   schedules?: ScheduleDefinition<any>[]
+  /** Runs once before the worker takes any job (e.g. clear claims no process holds any more). */
+  beforeStart?(ctx: AppContext): Promise<void>
   /** Runs once after the worker started (e.g. re-enqueue work the queue lost). */
   onStart?(ctx: AppContext): Promise<void>
 }

@@ -60,14 +60,14 @@ describe("another user's jobs do not exist for them", () => {
 
   test('not downloadable: MP3, upload, artwork', async () => {
     for (const url of [aliceJob.downloadUrl!, aliceJob.filenameUrl!, aliceJob.artworkUrl!]) {
-      expect((await alice.get(url)).status).toBe(200)
-      await expectError(bob.get(url), 404, 'Job not found.')
+      expect((await alice.request(url)).status).toBe(200)
+      await expectError(bob.request(url), 404, 'Job not found.')
     }
   })
 
   test('not deletable', async () => {
     await expectError(bob.delete(`/api/music/jobs/${aliceJob.id}/delete`), 404, 'Job not found.')
-    expect((await alice.get(aliceJob.downloadUrl!)).status).toBe(200)
+    expect((await alice.request(aliceJob.downloadUrl!)).status).toBe(200)
   })
 
   test('their socket hears only their own jobs', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { createTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
-import { makeTone, startMediaServer, testMedia, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
-import { filesUnder, listJobs, musicForm, postForm, toolProcesses, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import type { Client, TestApp } from '../../tests/support/app.ts'
+import { makeTone, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
+import { filesUnder, listJobs, musicForm, postForm, startMusicTestApp, toolProcesses, userIdOf, waitForJob } from '../../tests/support/music.ts'
 import { jobDir } from './files.ts'
 import { musicJobs, removeExpiredMusicJobs } from './jobs.ts'
 import { insertMusicJob, updateMusicJob } from './queries.ts'
@@ -19,19 +19,14 @@ let alice: Client
 let userId: string
 
 beforeAll(async () => {
-  ;[media, files] = await Promise.all([startMediaServer(), testMedia()])
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', JOB_TIMEOUT_SECONDS: '2', JOB_RETENTION_DAYS: '30' } })
-  ;({ client: alice } = await signUp(t))
+  ;({ media, files, alice } = t = await startMusicTestApp({ JOB_TIMEOUT_SECONDS: '2', JOB_RETENTION_DAYS: '30' }))
   userId = await userIdOf(t, alice)
   const long = join(t.ctx.env.DATA_DIR, 'long.mp3')
   await makeTone(long, 10)
   media.addFile('long.mp3', long)
   media.slowRate = 8 * 1024 // far longer than the 2 s limit
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await media?.stop()
-})
+afterAll(() => t?.close())
 
 const toolsRunning = () => toolProcesses(t.ctx.env.DATA_DIR)
 

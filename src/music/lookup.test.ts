@@ -99,16 +99,16 @@ describe('GET /api/music/lookup is bounded', () => {
     })
     try {
       const url = (n: number) => `/api/music/lookup?video_url=${encodeURIComponent(`http://127.0.0.1:${slow.port}/p?${n}`)}`
-      const first = alice.get(url(1))
+      const first = alice.request(url(1))
       const gone = new AbortController()
       const second = alice.request(url(2), { signal: gone.signal }).catch(() => null)
       await Bun.sleep(300)
-      await expectError(alice.get(url(3)), 429, 'Too many lookups at once.')
+      await expectError(alice.request(url(3)), 429, 'Too many lookups at once.')
       gone.abort()
       await second
       // the aborted lookup freed its place before the slow page answered
       await Bun.sleep(300)
-      const third = alice.get(url(4))
+      const third = alice.request(url(4))
       expect([(await first).status, (await third).status]).toEqual([400, 400])
     } finally {
       await slow.stop(true)

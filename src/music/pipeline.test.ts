@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { parseBuffer } from 'music-metadata'
-import { createTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
-import { startMediaServer, testMedia, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
-import { filesUnder, listJobs, musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import type { Client } from '../../tests/support/app.ts'
+import type { MediaServer, TestMedia } from '../../tests/support/media.ts'
+import { filesUnder, listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { saveWebdav } from '../webdav/queries.ts'
 import { jobDir } from './files.ts'
@@ -13,25 +13,23 @@ import type { MusicJobEvent } from './schema.ts'
 // and a WebDAV server on 127.0.0.1, the bunqueue worker of the test app.
 setDefaultTimeout(30_000)
 
-let t: TestApp
+let t: MusicTestApp
 let media: MediaServer
 let files: TestMedia
 let dav: TestWebdav
 let alice: Client
 
 beforeAll(async () => {
-  ;[media, files, dav] = await Promise.all([startMediaServer(), testMedia(), startWebdavServer()])
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1' } })
-  ;({ client: alice } = await signUp(t))
+  ;[t, dav] = await Promise.all([startMusicTestApp(), startWebdavServer()])
+  ;({ media, files, alice } = t)
 }, 60_000)
 afterAll(async () => {
-  await t?.close()
-  await Promise.all([media?.stop(), dav?.stop()])
+  await Promise.all([t?.close(), dav?.stop()])
 })
 
 /** Downloads the job's MP3 through the API and reads its tags back. */
 async function downloadedTags(client: Client, downloadUrl: string) {
-  const res = await client.get(downloadUrl)
+  const res = await client.request(downloadUrl)
   expect(res.status).toBe(200)
   expect(res.headers.get('content-type')).toBe('audio/mpeg')
   expect(res.headers.get('content-disposition')).toStartWith('attachment;')
@@ -117,10 +115,10 @@ describe('music jobs end to end', () => {
     expect(dav.listFiles()).toContain(job.downloadFilename!)
     expect(dav.readFile(job.downloadFilename!).equals(Buffer.from(bytes))).toBe(true)
     // the original upload and the stored artwork download as they were sent
-    const upload = await alice.get(job.filenameUrl!)
+    const upload = await alice.request(job.filenameUrl!)
     expect(upload.headers.get('content-disposition')).toContain(`filename="source.${kind}"`)
     expect(Buffer.from(await upload.arrayBuffer()).equals(readFileSync(path()))).toBe(true)
-    const art = await alice.get(job.artworkUrl!)
+    const art = await alice.request(job.artworkUrl!)
     expect(art.headers.get('content-type')).toBe('image/png')
     expect(Buffer.from(await art.arrayBuffer()).equals(png)).toBe(true)
     await alice.delete('/api/webdav')
@@ -136,7 +134,7 @@ describe('music jobs end to end', () => {
     expect(job.completed).not.toBeNull()
     expect(job.failed).toBeNull()
     expect(job.webdav).toBe('failed')
-    expect((await alice.get(job.downloadUrl!)).status).toBe(200)
+    expect((await alice.request(job.downloadUrl!)).status).toBe(200)
     await alice.delete('/api/webdav')
   })
 
@@ -144,7 +142,7 @@ describe('music jobs end to end', () => {
     const res = await postForm(alice, '/api/music/jobs/create', musicForm({ title: 'R', artist: 'A', album: 'B' }, { path: files.mp3 }))
     const { id } = (await res.json()) as { id: string }
     const job = await waitForJob(alice, id)
-    const whole = Buffer.from(await (await alice.get(job.downloadUrl!)).arrayBuffer())
+    const whole = Buffer.from(await (await alice.request(job.downloadUrl!)).arrayBuffer())
     const part = await alice.request(job.downloadUrl!, { headers: { range: 'bytes=10-19' } })
     expect(part.status).toBe(206)
     expect(part.headers.get('content-range')).toBe(`bytes 10-19/${whole.length}`)

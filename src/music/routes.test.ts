@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import NodeID3 from 'node-id3'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { startMediaServer, testMedia, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
-import { listJobs, musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import type { MediaServer, TestMedia } from '../../tests/support/media.ts'
+import { listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob } from '../../tests/support/music.ts'
 
 // Every music route: 401 first, then 4xx {detail} for bad input (never 500),
 // and the happy paths of the lookups (grouping, artwork, tags).
@@ -18,14 +18,9 @@ let alice: Client
 const fields = { title: 'Title', artist: 'Artist', album: 'Album' }
 
 beforeAll(async () => {
-  ;[media, files] = await Promise.all([startMediaServer(), testMedia()])
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) } })
-  ;({ client: alice } = await signUp(t))
+  ;({ media, files, alice } = t = await startMusicTestApp({ MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) }))
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await media?.stop()
-})
+afterAll(() => t?.close())
 
 const create = (form: FormData, client = alice) => postForm(client, '/api/music/jobs/create', form)
 

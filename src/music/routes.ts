@@ -1,14 +1,13 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ServerWebSocket } from 'bun'
 import { Hono } from 'hono'
-import { upgradeWebSocket } from 'hono/bun'
 import type { AppContext, AppEnv } from '../context.ts'
 import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { sendFile } from '../lib/send-file.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
+import { listenRoute } from '../ws/listen.ts'
 import { resolveArtwork } from './artwork.ts'
 import { LookupService } from './lookup.ts'
 import { MusicBrainz } from './musicbrainz.ts'
@@ -16,13 +15,12 @@ import { createMusicJob, readUpload } from './create.ts'
 import { refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
-import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery, type MusicJobEvent } from './schema.ts'
+import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
 import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
 import { groupingOf, videoInfo } from './tools.ts'
 import { toolConfig } from './pipeline.ts'
 
-export const PING_INTERVAL_MS = 30_000
 const GROUPING_TIMEOUT_MS = 30_000
 
 export function musicRoutes(ctx: AppContext) {
@@ -47,33 +45,7 @@ export function musicRoutes(ctx: AppContext) {
       const { rows, totalPages } = await listMusicJobs(db, currentUser(c).id, page, per_page)
       return c.json({ jobs: rows.map(toMusicJob), totalPages }, 200)
     })
-    .get(
-      '/jobs/listen',
-      async (c, next) => {
-        if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') fail(426, 'Expected a WebSocket upgrade.')
-        // a page on another origin must not open a socket with our cookie
-        const origin = c.req.header('origin')
-        if (origin) {
-          const host = (env.TRUST_PROXY && c.req.header('x-forwarded-host')) || c.req.header('host') || new URL(c.req.url).host
-          if (URL.parse(origin)?.host !== host) fail(403, 'Cross-origin request refused.')
-        }
-        await next()
-      },
-      upgradeWebSocket((c) => {
-        const topic = topics.musicJobs(currentUser(c).id)
-        let ping: ReturnType<typeof setInterval> | undefined
-        return {
-          onOpen(_event, ws) {
-            ;(ws.raw as ServerWebSocket<unknown>).subscribe(topic)
-            const message: MusicJobEvent = { status: 'PING' }
-            ping = setInterval(() => ws.send(JSON.stringify(message)), PING_INTERVAL_MS)
-          },
-          onClose() {
-            clearInterval(ping)
-          },
-        }
-      }),
-    )
+    .get('/jobs/listen', listenRoute(ctx, (user) => topics.musicJobs(user.id)))
     .delete('/jobs/:id/delete', async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       // the row goes first so a running job cannot record anything after this

@@ -115,7 +115,7 @@ describe('a redirect to loopback is refused at the hop (allow-list: 127.0.0.2 on
     const res = await postForm(b, '/api/music/jobs/create', musicForm({ ...fields, artwork_url: viaFront('/cover.jpg') }, { path: files.mp3 }))
     const job = await waitForJob(b, ((await res.json()) as { id: string }).id)
     expect(job.completed).not.toBeNull()
-    const mp3 = new Uint8Array(await (await b.get(job.downloadUrl!)).arrayBuffer())
+    const mp3 = new Uint8Array(await (await b.request(job.downloadUrl!)).arrayBuffer())
     expect(Buffer.from(mp3).includes(readFileSync(files.jpg))).toBe(false)
   })
 

@@ -41,7 +41,7 @@ async function create(fields: Record<string, string>, client = alice) {
 }
 
 async function mp3(client: Client, url: string) {
-  const res = await client.get(url)
+  const res = await client.request(url)
   expect(res.status).toBe(200)
   const bytes = new Uint8Array(await res.arrayBuffer())
   return { bytes, meta: await parseBuffer(bytes, { mimeType: 'audio/mpeg' }, { duration: true }) }
@@ -109,7 +109,7 @@ describe('chapters', () => {
     }
     // the job's download is the ZIP of the tracks
     expect(job.downloadFilename).toBe('Test Band - Whole Album.zip')
-    const zip = await alice.get(job.downloadUrl!)
+    const zip = await alice.request(job.downloadUrl!)
     expect(zip.headers.get('content-type')).toBe('application/zip')
     const dir = mkdtempSync(join(tmpdir(), 'tunefeed-zip-'))
     writeFileSync(join(dir, 'all.zip'), new Uint8Array(await zip.arrayBuffer()))

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { eq } from 'drizzle-orm'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { startRcloneWebdav, startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
+import { startAcceptingDav, startRcloneWebdav, startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { users } from '../auth/tables.ts'
 import { webdavAccounts } from './tables.ts'
 
@@ -183,22 +183,13 @@ describe('/api/webdav', () => {
 
 describe('outbound guard on WebDAV URLs', () => {
   let strict: TestApp
-  let hits = 0
-  let fake: ReturnType<typeof Bun.serve>
+  let fake: ReturnType<typeof startAcceptingDav>
   beforeAll(async () => {
     strict = await createTestApp() // FETCH_ALLOW_HOSTS unset: loopback is off limits
-    // answers 207 to everything, so a request that got through would "succeed"
-    fake = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      fetch() {
-        hits++
-        return new Response('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>', { status: 207 })
-      },
-    })
+    fake = startAcceptingDav()
   })
   afterAll(async () => {
-    fake.stop(true)
+    fake.stop()
     await strict.close()
   })
 
@@ -213,7 +204,7 @@ describe('outbound guard on WebDAV URLs', () => {
     ]) {
       await expectError(client.post('/api/webdav', { username: 'u', password: 'p', url }), 400, 'Error connecting to webdav server.')
     }
-    expect(hits).toBe(0)
+    expect(fake.hits).toBe(0)
     await expectError(client.get('/api/webdav'), 404, 'WebDAV not found.')
   })
 
@@ -222,7 +213,7 @@ describe('outbound guard on WebDAV URLs', () => {
     try {
       const { client } = await signUp(open)
       expect((await client.post('/api/webdav', { username: 'u', password: 'p', url: `http://127.0.0.1:${fake.port}/` })).status).toBe(200)
-      expect(hits).toBe(1)
+      expect(fake.hits).toBe(1)
     } finally {
       await open.close()
     }

@@ -3,9 +3,11 @@ import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { QuotaExhausted, assertQuotaLeft, quotaDay } from './quota.ts'
-import { followedChannelIds, usersWithChannel } from './queries.ts'
-import { refreshCategories, refreshChannel, type RefreshOutcome } from './refresh.ts'
+import { followedChannelIds } from './queries/channels.ts'
+import { usersWithChannel } from './queries/subscriptions.ts'
+import { refreshCategories, refreshChannel, resetStuckRefreshes, type RefreshOutcome } from './refresh.ts'
 import { syncSubscriptions } from './sync.ts'
+import { youtubeVideoCategories } from './tables.ts'
 
 // The video area's background jobs, named `youtube.verb`. Handlers are plain
 // functions over the app context; without a queue (CLI) they run inline.
@@ -145,8 +147,25 @@ export const refreshCategoriesJob: JobDefinition<z.infer<typeof noPayload>> = {
   },
 }
 
+/**
+ * A fresh install has no category names yet: fetch them now instead of at the
+ * next daily run, so the feed's 'Categories' filter appears on first use (the
+ * job id dedups across processes).
+ */
+async function fetchFirstCategories(ctx: Ctx) {
+  if (!ctx.env.SCHEDULER || !ctx.env.YOUTUBE_API_KEY) return
+  const [known] = await ctx.db.select({ id: youtubeVideoCategories.id }).from(youtubeVideoCategories).limit(1)
+  if (!known) {
+    await ctx.jobs.enqueue(refreshCategoriesJob, {}, { jobId: 'youtube.refreshCategories.first-start' })
+  }
+}
+
 /** The video area's jobs and schedules, listed in src/jobs/registry.ts. */
 export const youtubeJobs: JobModule = {
+  // no refresh survives its process: clear `updating` before any job can start; with a shared
+  // queue (QUEUE_URL) other processes may be refreshing right now, so only claims gone stale
+  beforeStart: async (ctx) => void (await resetStuckRefreshes(ctx, { staleOnly: !!ctx.env.QUEUE_URL })),
+  onStart: fetchFirstCategories,
   definitions: [refreshChannelJob, refreshAllChannelsJob, syncSubscriptionsJob, refreshCategoriesJob],
   // channel videos hourly, subscriptions and categories daily (off the hour, away from other work)
   schedules: [

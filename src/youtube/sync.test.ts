@@ -1,20 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
-import { createYoutubeTestApp, resetYoutube, ledgerUnits, quickUser, startTestFake, type YoutubeTestApp } from '../../tests/support/youtube.ts'
+import { resetYoutube, ledgerUnits, quickUser, startYoutubeTestApp, type YoutubeTestApp } from '../../tests/support/youtube.ts'
 import { syncAllSubscriptions } from './jobs.ts'
-import { getUserChannel, userSubscriptionRows } from './queries.ts'
+import { getUserChannel, userSubscriptionRows } from './queries/subscriptions.ts'
 import { syncSubscriptions } from './sync.ts'
 
 let fake: FakeYoutube
 let t: YoutubeTestApp
-beforeAll(async () => {
-  fake = await startTestFake()
-  t = await createYoutubeTestApp(fake)
-}, 60_000)
-afterAll(async () => {
-  await t.close()
-  await fake.stop()
-})
+beforeAll(async () => ({ fake } = t = await startYoutubeTestApp()), 60_000)
+afterAll(() => t.close())
 afterEach(() => resetYoutube(t))
 
 /** A generated channel (not among the viewers' first subscriptions). */

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser.ts'
-import { REPO_ROOT, type ServerProcess, startServerProcess } from '../support/server-process.ts'
+import { e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { resetCode, startSmtp, type TestSmtp, verifyLink } from '../support/smtp.ts'
 import { startWebdavServer, type TestWebdav } from '../support/webdav.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
@@ -12,7 +11,6 @@ import { ensureWebBuild } from '../support/web-build.ts'
 // The account screens end to end: the built web app in Chromium against the
 // real server process, a real SMTP catcher and a real WebDAV server.
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 const EMAIL = 'listener@example.com'
 const PASSWORD = 'first-password-1'
 const NEW_PASSWORD = 'second-password-2'
@@ -21,15 +19,14 @@ let smtp: TestSmtp
 let dav: TestWebdav
 let server: ServerProcess
 let browser: Browser
-let dataDir: string
+let folders: ReturnType<typeof e2eFolders> | undefined
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-e2e-'))
+  folders = e2eFolders('accounts-e2e')
   ;[smtp, dav] = await Promise.all([startSmtp(), startWebdavServer(), ensureWebBuild()])
   ;[server, browser] = await Promise.all([
     startServerProcess({
-      DATA_DIR: dataDir,
+      DATA_DIR: folders.dataDir,
       SMTP_URL: smtp.url,
       // the WebDAV server of this test listens on loopback, which the URL guard refuses otherwise
       FETCH_ALLOW_HOSTS: '127.0.0.1',
@@ -43,7 +40,7 @@ afterAll(async () => {
   await browser?.close()
   await server?.stop()
   await Promise.all([smtp?.stop(), dav?.stop()])
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  folders?.remove()
 })
 
 async function shot(page: Page, name: string) {

@@ -1,13 +1,10 @@
-import { createApp } from '../../src/app.ts'
-import type { AppContext } from '../../src/context.ts'
+import type { ExtractSchema } from 'hono/types'
+import { createApp, type AppType } from '../../src/app.ts'
+import { createContext, type AppContext } from '../../src/context.ts'
 import { parseEnv } from '../../src/env.ts'
 import type { Mailer, Mail } from '../../src/lib/mailer.ts'
 import { createMailer } from '../../src/lib/mailer.ts'
-import { Cipher } from '../../src/lib/secret.ts'
-import { parseAllowList } from '../../src/lib/url-guard.ts'
-import { Hub } from '../../src/ws/hub.ts'
 import { createTestDatabase } from './db.ts'
-import { createJobs } from '../../src/jobs/start.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -47,27 +44,21 @@ export async function createTestApp(
       await delivery.send(mail)
     },
   }
-  const ctx: AppContext = {
-    env,
-    db: database.db,
-    mailer,
-    cipher: new Cipher(env.APP_SECRET!),
-    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
-    hub: new Hub(),
-    jobs: undefined as never, // set by createJobs below unless given
-    health: { database: () => database.ping() },
-    ...opts.ctx,
-  }
   // a real queue and worker (bunqueue) unless the test brings its own Jobs
-  const jobs = opts.ctx?.jobs ? null : createJobs(ctx, { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` })
-  await jobs?.start(ctx)
+  const { ctx, ...jobs } = createContext(env, {
+    database,
+    mailer,
+    queue: { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` },
+    overrides: opts.ctx,
+  })
+  await jobs.start()
   const app = createApp(ctx)
   return {
     app,
     ctx,
     outbox,
     async close() {
-      await jobs?.stop()
+      await jobs.stop()
       await database.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
@@ -89,7 +80,23 @@ export function testQueuePath() {
   return join(queueDir, 'jobs.db')
 }
 
-/** Minimal cookie jar over app.request(): keeps the session cookie between calls. */
+type Schema = ExtractSchema<AppType>
+/** A route pattern with each `:param` as any text: `/api/music/jobs/${id}/delete` fits `/api/music/jobs/:id/delete`. */
+type Filled<P extends string> = P extends `${infer Head}:${string}/${infer Tail}`
+  ? `${Head}${string}/${Filled<Tail>}`
+  : P extends `${infer Head}:${string}`
+    ? `${Head}${string}`
+    : P
+/** A path of AppType's routes answering `method` (lower case), optionally with a query string. */
+export type RoutePath<M extends string> = {
+  [K in keyof Schema & string]: `$${M}` extends keyof Schema[K] ? Filled<K> | `${Filled<K>}?${string}` : never
+}[keyof Schema & string]
+
+/**
+ * Minimal cookie jar over app.request(): keeps the session cookie between
+ * calls. get/post/put/delete take only paths of AppType's routes; `request`
+ * takes any path (web files, unknown routes, other methods).
+ */
 export class Client {
   cookie = ''
   constructor(private t: { app: TestApp['app'] }) {}
@@ -111,10 +118,10 @@ export class Client {
     return res
   }
 
-  get = (path: string) => this.request(path)
-  post = (path: string, json?: unknown) => this.request(path, { method: 'POST', json })
-  put = (path: string, json?: unknown) => this.request(path, { method: 'PUT', json })
-  delete = (path: string) => this.request(path, { method: 'DELETE' })
+  get = (path: RoutePath<'get'>) => this.request(path)
+  post = (path: RoutePath<'post'>, json?: unknown) => this.request(path, { method: 'POST', json })
+  put = (path: RoutePath<'put'>, json?: unknown) => this.request(path, { method: 'PUT', json })
+  delete = (path: RoutePath<'delete'>) => this.request(path, { method: 'DELETE' })
 }
 
 /** Signs up, verifies through the mailed link and logs in; returns a logged-in client. */

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { eq } from 'drizzle-orm'
-import type { Client, TestApp } from './app.ts'
+import { createTestApp, signUp, type Client, type TestApp } from './app.ts'
+import { startMediaServer, testMedia, type MediaServer, type TestMedia } from './media.ts'
 import { users } from '../../src/auth/tables.ts'
 import type { MusicJob } from '../../src/music/schema.ts'
 
@@ -89,4 +90,33 @@ export async function signUpOverHttp(base: string, dataDir: string): Promise<str
   const login = await fetch(`${base}/api/auth/login`, json({ email, password: 'password123' }))
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`)
   return login.headers.get('set-cookie')!.split(';')[0]!
+}
+
+export interface MusicTestApp extends TestApp {
+  /** Serves `files` (and whatever a test adds) on 127.0.0.1, which FETCH_ALLOW_HOSTS lets the app fetch. */
+  media: MediaServer
+  files: TestMedia
+  /** A signed-up, logged-in user. */
+  alice: Client
+}
+
+/**
+ * A test app allowed to fetch from a fresh media server on 127.0.0.1, with one
+ * signed-up user; closing the app stops the media server too. In a test file:
+ * `beforeAll(async () => ({ media, files, alice } = t = await startMusicTestApp()), 60_000)`.
+ */
+export async function startMusicTestApp(env: Record<string, string> = {}): Promise<MusicTestApp> {
+  const [media, files] = await Promise.all([startMediaServer(), testMedia()])
+  const t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...env } })
+  const { client: alice } = await signUp(t)
+  return {
+    ...t,
+    media,
+    files,
+    alice,
+    async close() {
+      await t.close()
+      await media.stop()
+    },
+  }
 }

@@ -1,4 +1,5 @@
 import { SMTPServer } from 'smtp-server'
+import { createTestApp, type TestApp } from './app.ts'
 
 /**
  * A real SMTP server on 127.0.0.1 (random port) that keeps every message it
@@ -232,4 +233,19 @@ function parseMessage(raw: string): Part {
   const decoded = decodeBody(body, headers['content-transfer-encoding']).replace(/\n$/, '')
   if (/^text\/html/i.test(type)) return { headers, text: '', html: decoded }
   return { headers, text: decoded, html: '' }
+}
+
+/**
+ * A test app that mails through a fresh SMTP server; closing the app stops
+ * the server. In a test file: `beforeAll(async () => ({ t, smtp } = await createSmtpTestApp()))`.
+ */
+export async function createSmtpTestApp(): Promise<{ t: TestApp; smtp: TestSmtp }> {
+  const smtp = await startSmtp()
+  const t = await createTestApp({ smtpUrl: smtp.url })
+  const close = t.close
+  t.close = async () => {
+    await close()
+    await smtp.stop()
+  }
+  return { t, smtp }
 }

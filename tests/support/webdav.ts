@@ -146,3 +146,26 @@ export async function startRcloneWebdav(
     },
   }
 }
+
+/**
+ * A "WebDAV server" on 127.0.0.1 that answers 207 to everything and counts the
+ * requests it got: a request that gets through would "succeed", so `hits`
+ * tells whether input reached the network at all.
+ */
+export function startAcceptingDav(): { port: number; hits: number; stop(): void } {
+  const dav = {
+    hits: 0,
+    port: 0,
+    stop: () => void server.stop(true),
+  }
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch() {
+      dav.hits++
+      return new Response('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>', { status: 207 })
+    },
+  })
+  dav.port = server.port!
+  return dav
+}

@@ -91,6 +91,22 @@ export async function createYoutubeTestApp(fake: FakeYoutube, env: Record<string
   return { ...t, jobs, fake }
 }
 
+/**
+ * A fake YouTube and a test app on it; closing the app stops the fake too. In a
+ * test file: `beforeAll(async () => ({ fake } = t = await startYoutubeTestApp()), 60_000)`.
+ */
+export async function startYoutubeTestApp(env: Record<string, string> = {}): Promise<YoutubeTestApp> {
+  const fake = await startTestFake()
+  const t = await createYoutubeTestApp(fake, env)
+  return {
+    ...t,
+    async close() {
+      await t.close()
+      await fake.stop()
+    },
+  }
+}
+
 export function startTestFake(opts: FakeYoutubeOptions = {}): Promise<FakeYoutube> {
   // a fixed anchor keeps generated dates identical from run to run
   return startFakeYoutube({ media: false, now: new Date('2026-01-15T12:00:00Z'), ...opts })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { Counter, gauge, Histogram } from './metrics.ts'
+import { Counter, gauge, Histogram } from './metrics-registry.ts'
 import { queueConnection } from '../jobs/start.ts'
 import { parseEnv } from '../env.ts'
 import { Hub } from '../ws/hub.ts'

@@ -3,7 +3,7 @@ import { routePath } from 'hono/route'
 import type { AppContext, AppEnv } from './context.ts'
 import { embedded } from './embedded.ts'
 import { errorFields, log } from './lib/logger.ts'
-import { gauge, metrics } from './lib/metrics.ts'
+import { gauge, metrics } from './lib/metrics-registry.ts'
 import { quotaStatus } from './youtube/quota.ts'
 
 /**

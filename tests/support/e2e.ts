@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import { REPO_ROOT, run } from './server-process.ts'
+
+// What the end-to-end files (tests/e2e/) share: folders, an account made
+// before the server starts, and a logged-in page that reports its errors.
+
+export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
+
+/** The screenshots folder, and fresh data and work folders for one e2e file; `remove()` in afterAll. */
+export function e2eFolders(name: string): { dataDir: string; workDir: string; remove(): void } {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  const dataDir = mkdtempSync(join(tmpdir(), `tunefeed-${name}-`))
+  const workDir = mkdtempSync(join(tmpdir(), `tunefeed-${name}-files-`))
+  return {
+    dataDir,
+    workDir,
+    remove: () => {
+      for (const dir of [dataDir, workDir]) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Runs `scripts/admin.ts` on a data folder (before a server holds its lock); throws with its output on failure. */
+export async function adminCommand(args: string[], env: Record<string, string>): Promise<void> {
+  const result = await run([process.execPath, 'scripts/admin.ts', ...args], { LOG_LEVEL: 'silent', ...env }, 120_000)
+  if (result.code !== 0) throw new Error(`${args[0]} failed: ${result.stdout}\n${result.stderr}`)
+}
+
+/** A verified account, made on the data folder before the server holds its lock. */
+export function createUser(dataDir: string, email: string, password: string): Promise<void> {
+  return adminCommand(['create-user', email, password], { DATA_DIR: dataDir })
+}
+
+export interface WatchedPage {
+  context: BrowserContext
+  page: Page
+  /** Uncaught errors of the page. */
+  pageErrors: string[]
+  /** Console errors, except the resource errors Chromium logs for 4xx answers the page expects. */
+  consoleProblems: string[]
+}
+
+/**
+ * A browser context on the server with one page, logged in as `email` (it
+ * lands on the music downloader). Requests past loopback are aborted (the
+ * YouTube IFrame API, fonts, anything): nothing leaves 127.0.0.1.
+ */
+export async function openLoggedInPage(
+  browser: Browser,
+  options: BrowserContextOptions & { baseURL: string },
+  account: { email: string; password: string },
+): Promise<WatchedPage> {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  const watched: WatchedPage = { context, page, pageErrors: [], consoleProblems: [] }
+  page.on('pageerror', (err) => watched.pageErrors.push(err.message))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) watched.consoleProblems.push(msg.text())
+  })
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/]|\[::1\])/, (route) => route.abort())
+
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
+  await page.getByRole('button', { name: 'Submit' }).click()
+  await page.waitForURL((url) => url.pathname === '/music/downloader')
+  return watched
+}
