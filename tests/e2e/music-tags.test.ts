@@ -1,97 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
-import type { MusicJob } from '../../src/music/schema.ts'
-import { launchBrowser } from '../support/browser.ts'
-import { type MediaServer, PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS } from '../support/media.ts'
-import { startMusicServices, type MusicServices } from '../support/music-services.ts'
-import { REPO_ROOT, run, type ServerProcess, startServerProcess } from '../support/server-process.ts'
-import { ensureWebBuild } from '../support/web-build.ts'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import type { MediaServer } from '../support/media.ts'
+import { PLAYLIST_ITEMS, TEST_CHAPTERS } from '../support/media.ts'
+import { musicPageHelpers, useMusicE2e } from '../support/music-e2e.ts'
+import type { MusicServices } from '../support/music-services.ts'
 
 // Issue 12 in the browser: suggestions from a link, MusicBrainz candidates,
 // a chapter split, "Add all N" for a playlist, tag edits and the in-page
 // player, against the real server process, yt-dlp and ffmpeg, the media
-// server and the MusicBrainz / Cover Art Archive stand-ins on 127.0.0.1.
+// server and the MusicBrainz / Cover Art Archive stand-ins on 127.0.0.1
+// (set-up and helpers: tests/support/music-e2e.ts).
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
-const EMAIL = 'music-tags-e2e@example.com'
-const PASSWORD = 'music-tags-e2e-password'
-
+const m = useMusicE2e('music-tags-e2e')
+const { input, jobRow, shot, waitForValue, listJobs: jobs, finished } = musicPageHelpers(m)
+let page: Page
 let media: MediaServer
 let services: MusicServices
-let server: ServerProcess
-let browser: Browser
-let context: BrowserContext
-let page: Page
-let dataDir: string
-const pageErrors: string[] = []
-
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-music-tags-e2e-'))
-  ;[media, services] = await Promise.all([startMediaServer(), startMusicServices(), ensureWebBuild()]).then(([m, s]) => [m, s] as const)
-  const created = await run([process.execPath, 'scripts/admin.ts', 'create-user', EMAIL, PASSWORD], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, 120_000)
-  if (created.code !== 0) throw new Error(`create-user failed: ${created.stdout}\n${created.stderr}`)
-  ;[server, browser] = await Promise.all([
-    startServerProcess({
-      DATA_DIR: dataDir,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      RATE_LIMIT_MAX: '1000',
-      JOB_CONCURRENCY: '2',
-      MUSICBRAINZ_URL: services.mbUrl,
-      COVERART_URL: services.caaUrl,
-      SPONSORBLOCK_URL: services.sbUrl,
-    }),
-    launchBrowser(),
-  ])
-  context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 1000 } })
-  page = await context.newPage()
-  page.on('pageerror', (err) => pageErrors.push(err.message))
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(EMAIL)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Submit' }).click()
-  await page.waitForURL((url) => url.pathname === '/music/downloader')
-}, 240_000)
-
-afterAll(async () => {
-  await context?.close()
-  await browser?.close()
-  await server?.stop()
-  await Promise.all([media?.stop(), services?.stop()])
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
-
-const input = (name: string) => page.locator(`form[aria-label="Music Downloader / Converter"] input[name="${name}"]`)
-const jobRow = (title: string) => page.getByTestId('music-job').filter({ has: page.getByText(title, { exact: true }) })
-
-async function shot(name: string) {
-  await page.waitForTimeout(400)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
-}
-
-async function waitForValue(name: string, expected: string, timeout = 30_000) {
-  const until = Date.now() + timeout
-  for (;;) {
-    const v = await input(name).inputValue()
-    if (v === expected) return
-    if (Date.now() > until) throw new Error(`input ${name} is ${JSON.stringify(v)}, expected ${JSON.stringify(expected)}`)
-    await page.waitForTimeout(100)
-  }
-}
-
-async function finished(row: Locator, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs
-  while ((await row.getAttribute('data-state')) === 'running' && Date.now() < until) await page.waitForTimeout(100)
-  expect(await row.getAttribute('data-state')).toBe('completed')
-}
-
-async function jobs(): Promise<MusicJob[]> {
-  const res = await page.request.get('/api/music/jobs/list?page=1&per_page=50')
-  return ((await res.json()) as { jobs: MusicJob[] }).jobs
-}
+beforeAll(() => void ({ page, media, services } = m))
 
 async function freshForm() {
   await page.goto('/music/downloader')
@@ -127,7 +52,7 @@ describe('music tags in the browser', () => {
     await page.getByText('Job Created Successfully').waitFor()
     const row = jobRow('Get Lucky')
     await row.waitFor()
-    await finished(row)
+    await finished(row, 90_000)
     const job = (await jobs()).find((j) => j.title === 'Get Lucky')!
     expect(job).toMatchObject({ artist: 'Daft Punk feat. Pharrell Williams', album: 'Random Access Memories', year: 2013, trackNumber: 8 })
   })
@@ -164,7 +89,7 @@ describe('music tags in the browser', () => {
     await shot('music-playlist')
     await addAll.click()
     await page.getByText('Job Created Successfully').waitFor()
-    for (const title of ['One', 'Two', 'Three']) await jobRow(title).waitFor()
+    for (const title of ['One', 'Two', 'Three']) await page.locator(`[data-testid="music-job"][aria-label="${title}"]`).waitFor()
     const made = (await jobs()).filter((j) => j.album === 'Test Playlist')
     expect(made.map((j) => j.trackNumber).sort()).toEqual([1, 2, 3])
   })
@@ -198,6 +123,6 @@ describe('music tags in the browser', () => {
     })
     expect(await audio.getAttribute('src')).toBe(job.downloadUrl)
     await shot('music-player')
-    expect(pageErrors).toEqual([])
+    expect(m.pageErrors).toEqual([])
   })
 })
