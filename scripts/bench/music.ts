@@ -93,21 +93,27 @@ async function createJob(server: ServerProcess, cookie: string, fields: Record<s
 async function byHand(pageUrl: string): Promise<{ wall: number; cpu: number }> {
   const dir = mkdtempSync(join(work, 'hand-'))
   const t0 = performance.now()
-  const dl = Bun.spawn(
-    [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', pageUrl],
-    { stdout: 'pipe', stderr: 'ignore' },
-  )
-  const source = (await new Response(dl.stdout).text()).trim()
-  if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
+  const { source, cpu: dlCpu } = await downloadByHand(pageUrl, dir)
   const conv = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], {
     stdout: 'ignore',
     stderr: 'ignore',
   })
   if ((await conv.exited) !== 0) throw new Error('ffmpeg failed')
   const wall = performance.now() - t0
-  const cpu = Number(dl.resourceUsage()!.cpuTime.total + conv.resourceUsage()!.cpuTime.total) / 1e6
+  const cpu = dlCpu + Number(conv.resourceUsage()!.cpuTime.total) / 1e6
   rmSync(dir, { recursive: true, force: true })
   return { wall, cpu }
+}
+
+/** yt-dlp by hand, as the job calls it (best audio into `dir`): the file and yt-dlp's CPU seconds. */
+async function downloadByHand(url: string, dir: string): Promise<{ source: string; cpu: number }> {
+  const dl = Bun.spawn(
+    [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', url],
+    { stdout: 'pipe', stderr: 'ignore' },
+  )
+  const source = (await new Response(dl.stdout).text()).trim()
+  if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
+  return { source, cpu: Number(dl.resourceUsage()!.cpuTime.total) / 1e6 }
 }
 
 console.log('generating sources…')
@@ -238,13 +244,9 @@ async function benchTracks() {
   const cutsByHand = async () => {
     const dir = mkdtempSync(join(work, 'cuts-'))
     const t0 = performance.now()
-    const dl = Bun.spawn(
-      [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', albumUrl],
-      { stdout: 'pipe', stderr: 'ignore' },
-    )
-    const source = (await new Response(dl.stdout).text()).trim()
-    if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
-    let cpu = Number(dl.resourceUsage()!.cpuTime.total)
+    const downloaded = await downloadByHand(albumUrl, dir)
+    const source = downloaded.source
+    let cpu = downloaded.cpu * 1e6
     for (const [i, c] of chapters.entries()) {
       const cut = Bun.spawn(
         [FFMPEG, '-hide_banner', '-nostdin', '-y', '-ss', String(c.start), '-t', String(c.end - c.start), '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/${i + 1}.mp3`],
