@@ -91,7 +91,7 @@ export const musicbrainzQuery = z.object({
 export const artworkUrlQuery = z.object({ artwork_url: z.string({ error: 'Required' }).max(4096).pipe(httpUrl) })
 export const jobIdParam = z.object({ id: z.string() })
 
-/** A job as GET /jobs/list answers it (API.md, Music). */
+/** A job as GET /jobs/list answers it (docs/api.md#music-job-shape). */
 export interface MusicJob {
   id: string
   videoUrl: string | null

@@ -7,7 +7,7 @@ export type { Candidate, Lookup }
 /**
  * A link's suggestions (GET /lookup) go into the fields that are still empty;
  * what the user typed is never overwritten. The album counts as empty while it
- * is the one derived from the title (SPEC 5), and is derived again from a
+ * is the one derived from the title (docs/product.md#album-from-title), and is derived again from a
  * suggested title when the link names no album.
  */
 export function fillEmpty(values: MusicFormValues, s: Lookup): MusicFormValues {

@@ -41,7 +41,7 @@ function Thumbnail({ src }: { src: string | null }) {
   )
 }
 
-/** One job (SPEC 4): Loading with progress, Download, or red Failed; Delete always. */
+/** One job (docs/product.md#music-jobs): Loading with progress, Download (or Play, Edit tags and the tracks), or red Failed; Delete always. */
 export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playing) => void }) {
   const remove = useDeleteJob()
   const [editing, setEditing] = useState(false)
