@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseBuffer } from 'music-metadata'
 import { type Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS, type MediaServer } from '../../tests/support/media.ts'
+import { PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS, testMedia, type MediaServer } from '../../tests/support/media.ts'
 import { listJobs, musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { insertMusicJob } from './queries.ts'
@@ -48,6 +48,7 @@ async function mp3(client: Client, url: string) {
 }
 
 let single: MusicJob
+let splitJob: MusicJob
 
 describe('tags of a finished MP3', () => {
   test('year (TYER/TDRC), track number (TRCK) and ReplayGain 2.0 (TXXX) are written and read back', async () => {
@@ -90,6 +91,7 @@ describe('chapters', () => {
       split_chapters: 'true',
     })
     const job = await waitForJob(alice, id)
+    splitJob = job
     expect(job.failed).toBeNull()
     expect(job.webdav).toBe('uploaded')
     expect(job.tracks.map((tr) => [tr.trackNumber, tr.title, tr.downloadFilename])).toEqual(
@@ -191,6 +193,29 @@ describe('PATCH /jobs/{id}: editing the tags of a finished job', () => {
     expect(dav.readFile('New Artist - Renamed.mp3').equals(Buffer.from(after.bytes))).toBe(true)
     // the list shows the same
     expect((await listJobs(alice)).jobs.find((j) => j.id === single.id)).toEqual(job)
+  })
+
+  test('a split job: every track retagged and renamed, the ZIP rebuilt; a cover from a URL, then none', async () => {
+    const patch = (json: unknown) => alice.request(`/api/music/jobs/${splitJob.id}`, { method: 'PATCH', json })
+    const res = await patch({ artist: 'Renamed Band', album: 'Other Album', artworkUrl: `${media.url}/cover.png` })
+    expect(res.status).toBe(200)
+    const job = (await res.json()) as MusicJob
+    expect(job.downloadFilename).toBe('Renamed Band - Other Album.zip')
+    expect(job.tracks.map((tr) => tr.downloadFilename)).toEqual(TEST_CHAPTERS.map((c, i) => `0${i + 1} Renamed Band - ${c.title}.mp3`))
+    const png = readFileSync((await testMedia()).png)
+    for (const [i, track] of job.tracks.entries()) {
+      const { bytes, meta } = await mp3(alice, track.downloadUrl)
+      expect(meta.common).toMatchObject({ title: TEST_CHAPTERS[i]!.title, artist: 'Renamed Band', album: 'Other Album', year: 2020 })
+      expect(meta.common.track).toEqual({ no: i + 1, of: TEST_CHAPTERS.length })
+      expect(Buffer.from(meta.common.picture![0]!.data).equals(png)).toBe(true)
+      expect(dav.readFile(track.downloadFilename).equals(Buffer.from(bytes))).toBe(true)
+      expect(dav.listFiles()).not.toContain(`0${i + 1} Test Band - ${TEST_CHAPTERS[i]!.title}.mp3`)
+    }
+    const zip = await alice.request(job.downloadUrl!)
+    expect(zip.headers.get('content-disposition')).toContain('Renamed Band - Other Album.zip')
+    const noCover = (await (await patch({ artworkUrl: null })).json()) as MusicJob
+    expect(noCover.artworkUrl).toBeNull()
+    expect((await mp3(alice, noCover.tracks[0]!.downloadUrl)).meta.common.picture).toBeUndefined()
   })
 
   test('409 while the job is not finished; 422 for bad fields; 404 for another user, who can do nothing to the job', async () => {
