@@ -8,6 +8,8 @@
  *   bun scripts/admin.ts revoke-admin <email>
  *   bun scripts/admin.ts youtube-refresh-channels | youtube-sync-subscriptions | youtube-refresh-categories | youtube-quota
  *     (see scripts/youtube-commands.ts)
+ *   bun scripts/admin.ts tools [update | rollback] | cookies set <file> | cookies remove
+ *     (see scripts/tools-commands.ts)
  *
  * With PGlite the app holds DATA_DIR's lock while it runs: stop it first (or
  * use PostgreSQL). Exit codes: 0 done, 1 refused or failed, 2 bad usage.
@@ -20,6 +22,7 @@ import { createUser, setAdmin } from '../src/auth/queries.ts'
 import { email as emailSchema, password as passwordSchema } from '../src/auth/schema.ts'
 import { setLogLevel } from '../src/lib/logger.ts'
 import { youtubeCommands } from './youtube-commands.ts'
+import { toolCommands } from './tools-commands.ts'
 
 /** Thrown for bad arguments: printed with the command's usage, exit 2. */
 export class UsageError extends Error {}
@@ -103,6 +106,7 @@ export const commands: Record<string, Command> = {
     run: (args, ctx) => changeAdmin(args, ctx, false),
   },
   ...youtubeCommands,
+  ...toolCommands,
 }
 
 export function usage(): string {

@@ -5,15 +5,17 @@ import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { jobDir, workDir } from './files.ts'
-import { publishMusicEvent, runMusicJob } from './pipeline.ts'
+import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
 import { deleteMusicJob, failMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
   name: 'music.run',
   payload: z.object({ jobId: z.uuid() }),
   run: (ctx, { jobId }, job) => runMusicJob(ctx, jobId, job),
+  // transient tool failures (network, bot check, timeout) are retried, further apart each time
+  backoff: 'exponential',
   async onGiveUp(ctx, { jobId }, error) {
-    const row = await failMusicJob(ctx.db, jobId, error.message)
+    const row = await failMusicJob(ctx.db, jobId, error.message, failureKind(error))
     if (!row) return
     await rm(workDir(jobDir(ctx.env.DATA_DIR, row.userId, row.id)), { recursive: true, force: true })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })

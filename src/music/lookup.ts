@@ -2,7 +2,9 @@ import { fail } from '../lib/errors.ts'
 import { chaptersOf } from './chapters.ts'
 import type { Lookup } from './schema.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
-import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo, type ToolConfig } from './tools.ts'
+import type { AppContext } from '../context.ts'
+import { runLookup } from '../tools/lookup.ts'
+import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo } from '../tools/ytdlp.ts'
 
 type Info = Record<string, unknown>
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
@@ -74,49 +76,31 @@ function thumbnailOf(info: Info): string | null {
 
 const CACHE_MS = 10 * 60_000
 const CACHE_MAX = 500
-const MAX_PER_USER = 2
-const MAX_OVERALL = 4
-const LOOKUP_TIMEOUT_MS = 30_000
 
 /**
- * GET /lookup's work: one yt-dlp call per link, its answer cached briefly
- * (a form asks again as the user edits), at most 2 at once per user and 4
- * overall (429 past that), abandoned when the client goes away.
+ * GET /lookup's work: one yt-dlp call per link under the look-up limits
+ * (src/tools/lookup.ts: per user and overall, abandoned when the client
+ * goes away), its answer cached briefly since a form asks again as the
+ * user edits.
  */
 export class LookupService {
   private cache = new Map<string, { at: number; value: Lookup }>()
-  private running = new Map<string, number>()
-  private total = 0
 
-  constructor(
-    private cfg: () => ToolConfig,
-    private now = () => Date.now(),
-  ) {}
+  constructor(private ctx: AppContext) {}
 
   async lookup(userId: string, url: string, clientGone: AbortSignal): Promise<Lookup> {
     const hit = this.cache.get(url)
-    if (hit && this.now() - hit.at < CACHE_MS) return hit.value
-    const mine = this.running.get(userId) ?? 0
-    if (mine >= MAX_PER_USER || this.total >= MAX_OVERALL) fail(429, 'Too many lookups at once.', { 'retry-after': '2' })
-    this.running.set(userId, mine + 1)
-    this.total++
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.value
+    let value: Lookup
     try {
-      const signal = AbortSignal.any([clientGone, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)])
-      let value: Lookup
-      try {
-        value = lookupFromInfo(await videoInfo(this.cfg(), url, signal, { playlist: true }))
-      } catch {
-        // unsupported page, refused hop, timeout, client gone: the same answer for all
-        fail(400, 'Unable to get video info.')
-      }
-      if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)
-      this.cache.set(url, { at: this.now(), value })
-      return value
-    } finally {
-      this.total--
-      const left = (this.running.get(userId) ?? 1) - 1
-      if (left > 0) this.running.set(userId, left)
-      else this.running.delete(userId)
+      const info = await runLookup(this.ctx, userId, clientGone, (cfg, signal) => videoInfo(cfg, url, signal, { playlist: true }), { url })
+      value = lookupFromInfo(info)
+    } catch {
+      // unsupported page, refused hop, timeout, client gone: the same answer for all
+      fail(400, 'Unable to get video info.')
     }
+    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)
+    this.cache.set(url, { at: Date.now(), value })
+    return value
   }
 }

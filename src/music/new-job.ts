@@ -12,7 +12,7 @@ export async function insertAndEnqueue(ctx: AppContext, job: NewMusicJob): Promi
     await ctx.jobs.enqueue(musicRun, { jobId: job.id! }, { jobId: job.id! })
   } catch (err) {
     log.error('music job could not be enqueued', { id: job.id, ...errorFields(err) })
-    await failMusicJob(ctx.db, job.id!, 'could not be queued')
+    await failMusicJob(ctx.db, job.id!, 'could not be queued', 'internal')
     fail(503, 'Job Failed to Start')
   }
 }

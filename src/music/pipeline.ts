@@ -1,8 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
-import { PermanentJobError, type JobRun } from '../jobs/types.ts'
+import { JobAbort, PermanentJobError, type JobRun } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
-import { ProcessFailed } from '../lib/process.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { getWebdav } from '../webdav/queries.ts'
 import { uploadToWebdav } from '../webdav/upload.ts'
@@ -12,17 +11,12 @@ import { inside, jobDir, outputDir, sniffImage, workDir } from './files.ts'
 import { completeMusicJob, getMusicJob, setMusicJobProgress, updateMusicJob } from './queries.ts'
 import type { Chapter, MusicJobEvent } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
-import { downloadAudio, type ToolConfig } from './tools.ts'
-import { fileChapters } from './chapters.ts'
+import { ToolFailure, TRANSIENT_KINDS, type ErrorKind } from '../tools/failure.ts'
+import { downloadAudio } from '../tools/ytdlp.ts'
+import { fileChapters } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { squareArtwork } from './square.ts'
 import { fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
-
-export const toolConfig = (ctx: AppContext): ToolConfig => ({
-  ytdlp: ctx.env.YTDLP_PATH,
-  ffmpeg: ctx.env.FFMPEG_PATH,
-  allow: ctx.allow,
-})
 
 export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
   ctx.hub.publish(topics.musicJobs(userId), event)
@@ -63,7 +57,6 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   await rm(work, { recursive: true, force: true })
   await rm(outputDir(dir), { recursive: true, force: true })
   await mkdir(work, { recursive: true })
-  const cfg = toolConfig(ctx)
   const report = progressReporter(ctx, row, run)
   await updateMusicJob(ctx.db, row.id, { startedAt: new Date(), progress: 0, outputFile: null, tracks: [], notice: null, webdav: null, webdavError: null })
   publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
@@ -74,15 +67,22 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     let chapters: Chapter[] = []
     const convertFrom = row.videoUrl ? 45 : 0
     if (row.videoUrl) {
+      const url = row.videoUrl
       try {
-        await checkUrl(row.videoUrl, ctx.allow)
+        await checkUrl(url, ctx.allow)
       } catch (err) {
-        if (err instanceof UrlRefused) throw new PermanentJobError(`video URL refused: ${err.message}`)
+        if (err instanceof UrlRefused) throw new JobFailure('unsupported_url', `video URL refused: ${err.message}`)
         throw err
       }
-      ;({ path: source, chapters } = await permanentOnToolFailure(
-        downloadAudio(cfg, row.videoUrl, work, signal, (f) => report(f * convertFrom)),
-      ))
+      // after a bot check on this site, wait (paced, with backoff) rather than fail in a burst
+      await ctx.tools.waitForSite(url, signal)
+      try {
+        ;({ path: source, chapters } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url }))
+      } catch (err) {
+        if (err instanceof ToolFailure && err.kind === 'bot_check') ctx.tools.noteBotCheck(url)
+        throw err
+      }
+      ctx.tools.noteSuccess(url)
     } else {
       if (!row.uploadFile) throw new PermanentJobError('job has neither a video URL nor an upload')
       source = inside(dir, row.uploadFile)
@@ -90,11 +90,11 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
 
     // 2. artwork: stored at creation (data URI), or fetched now through the guard
     const loaded = await loadArtwork(ctx, row, dir, signal)
-    const artwork = loaded && (await squareArtwork(cfg.ffmpeg, loaded, work, signal))
+    const artwork = loaded && (await squareArtwork(ctx.tools.ffmpeg, loaded, work, signal))
 
     // 3. what to convert: chapters, or the whole minus SponsorBlock's segments
     const notices: string[] = []
-    if (row.splitChapters && !chapters.length) chapters = await fileChapters(cfg.ffmpeg, source, signal)
+    if (row.splitChapters && !chapters.length) chapters = await fileChapters(ctx.tools.ffmpeg, source, signal)
     if (row.splitChapters && !chapters.length) notices.push('No chapters found: converted as one track.')
     const split = row.splitChapters && chapters.length > 0
     const cut = split ? { remove: [], notice: null } : await segmentsToRemove(ctx, row, signal)
@@ -103,8 +103,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     // 4. convert, measure and tag in the work folder, then move into output/
     const progress = (f: number) => report(convertFrom + f * (95 - convertFrom))
     const out = split
-      ? await convertChapters(cfg, { source, work, output: outputDir(dir), row, artwork, chapters, signal, progress })
-      : await convertWhole(cfg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
+      ? await convertChapters(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, chapters, signal, progress })
+      : await convertWhole(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
     report(97, true)
 
     // 5. WebDAV: a failure is recorded, the files stay downloadable
@@ -123,7 +123,7 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   } catch (err) {
     // an abort surfaces as the tool's failure or an AbortError: report the abort itself
     if (signal.aborted) throw signal.reason
-    throw err
+    throw await asJobFailure(ctx, err, run)
   } finally {
     await rm(work, { recursive: true, force: true })
   }
@@ -164,14 +164,34 @@ async function segmentsToRemove(ctx: AppContext, row: MusicJobRow, signal: Abort
   }
 }
 
-/** A tool that exits non-zero will do so again: no point retrying. */
-async function permanentOnToolFailure<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise
-  } catch (err) {
-    if (err instanceof ProcessFailed) throw new PermanentJobError(err.message)
-    throw err
+/** A failure of a kind another attempt will not fix: the job fails at once with that kind. */
+export class JobFailure extends PermanentJobError {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message)
   }
+}
+
+/**
+ * A tool failure of a transient kind is thrown as is (the queue retries it
+ * with backoff, and gives up with its kind after the last attempt); any
+ * other kind fails the job now. Signs of an outdated yt-dlp trigger an update
+ * check: the job is retried only when a newer build was installed.
+ */
+async function asJobFailure(ctx: AppContext, err: unknown, run: JobRun): Promise<unknown> {
+  if (!(err instanceof ToolFailure)) return err
+  let transient = TRANSIENT_KINDS.has(err.kind) && run.attempt < run.attempts
+  if (transient && err.kind === 'tool_outdated') transient = (await ctx.tools.managed.update()) === 'updated'
+  return transient ? err : new JobFailure(err.kind, err.message)
+}
+
+/** The kind a given-up job is recorded with. */
+export function failureKind(error: Error): ErrorKind {
+  if (error instanceof JobFailure || error instanceof ToolFailure) return error.kind
+  if (error instanceof JobAbort && error.kind === 'timeout') return 'timeout'
+  return 'internal'
 }
 
 async function loadArtwork(ctx: AppContext, row: MusicJobRow, dir: string, signal: AbortSignal): Promise<Artwork | null> {

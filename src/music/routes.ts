@@ -18,14 +18,13 @@ import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './que
 import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
 import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
-import { groupingOf, videoInfo } from './tools.ts'
-import { toolConfig } from './pipeline.ts'
+import { limitLookup, runLookup } from '../tools/lookup.ts'
+import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
-const GROUPING_TIMEOUT_MS = 30_000
 
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
-  const lookups = new LookupService(() => toolConfig(ctx))
+  const lookups = new LookupService(ctx)
   const musicbrainz = new MusicBrainz(env, ctx.allow)
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
@@ -88,9 +87,12 @@ export function musicRoutes(ctx: AppContext) {
       await refuseUnsafeUrl('video_url', video_url, ctx)
       let grouping: string | null = null
       try {
-        grouping = groupingOf(await videoInfo(toolConfig(ctx), video_url, AbortSignal.timeout(GROUPING_TIMEOUT_MS)))
+        const info = await runLookup(ctx, currentUser(c).id, c.req.raw.signal, (cfg, signal) => videoInfo(cfg, video_url, signal), {
+          url: video_url,
+        })
+        grouping = groupingOf(info)
       } catch {
-        // unsupported page, refused hop, timeout: the same answer for all
+        // unsupported page, refused hop, timeout, client gone: the same answer for all
       }
       if (!grouping) fail(400, 'Unable to get grouping.')
       return c.json({ grouping }, 200)
@@ -109,7 +111,7 @@ export function musicRoutes(ctx: AppContext) {
       await refuseUnsafeUrl('artwork_url', artwork_url, ctx)
       let resolvedArtworkUrl: string
       try {
-        resolvedArtworkUrl = await resolveArtwork(artwork_url, ctx.allow)
+        resolvedArtworkUrl = await limitLookup(ctx, currentUser(c).id, c.req.raw.signal, (signal) => resolveArtwork(artwork_url, ctx.allow, signal))
       } catch {
         // not a page or image, no cover on it, refused hop, timeout: the same answer for all
         fail(400, 'Unable to get artwork.')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ErrorKind } from '../tools/failure.ts'
 
 /** Shared with the web form: the field rules of section 5 of the spec. */
 const required = (max: number) => z.string({ error: 'Required' }).trim().min(1, 'Required').max(max, `At most ${max} characters`)
@@ -115,6 +116,9 @@ export interface MusicJob {
   tracks: { title: string; trackNumber: number; downloadUrl: string; downloadFilename: string }[]
   /** Something to know about a finished job, e.g. that SponsorBlock could not be reached. */
   notice: string | null
+  /** Why the job failed, for a person; null unless failed. */
+  error: string | null
+  errorKind: ErrorKind | null
 }
 
 /** PATCH /jobs/{id}: tags of a finished job. */

@@ -3,10 +3,10 @@ import { writeZip } from '../lib/zip.ts'
 import type { Artwork } from './artwork.ts'
 import { inside, mp3Name } from './files.ts'
 import type { Chapter } from './schema.ts'
-import { replayGainTags } from './replaygain.ts'
+import { replayGainTags } from '../tools/loudness.ts'
 import type { MusicJobRow, StoredTrack } from './tables.ts'
 import { writeTags } from './tags.ts'
-import { convertToMp3, type ToolConfig } from './tools.ts'
+import { convertToMp3, type Ffmpeg } from '../tools/ffmpeg.ts'
 
 interface ConvertJob {
   source: string
@@ -28,10 +28,10 @@ export interface Converted {
 }
 
 /** One MP3 of the whole source (minus `remove` spans), tagged, with ReplayGain. */
-export async function convertWhole(cfg: ToolConfig, job: ConvertJob & { remove: [number, number][] }): Promise<Converted> {
+export async function convertWhole(ffmpeg: Ffmpeg | null, job: ConvertJob & { remove: [number, number][] }): Promise<Converted> {
   const { row } = job
   const mp3 = inside(job.work, 'output.mp3')
-  const loudness = await convertToMp3(cfg, job.source, mp3, job.signal, job.progress, { remove: job.remove })
+  const loudness = await convertToMp3(ffmpeg, job.source, mp3, job.signal, job.progress, { remove: job.remove })
   job.signal.throwIfAborted()
   await writeTags(mp3, row, job.artwork, loudness && replayGainTags(loudness))
   const name = mp3Name(row.artist, row.title)
@@ -46,7 +46,7 @@ export async function convertWhole(cfg: ToolConfig, job: ConvertJob & { remove: 
  * and artwork from the job), cut from the source by ffmpeg with input seeking,
  * then one ZIP of them all.
  */
-export async function convertChapters(cfg: ToolConfig, job: ConvertJob & { chapters: Chapter[] }): Promise<Converted> {
+export async function convertChapters(ffmpeg: Ffmpeg | null, job: ConvertJob & { chapters: Chapter[] }): Promise<Converted> {
   const { row, chapters } = job
   const total = chapters.length
   const duration = chapters.reduce((sum, c) => sum + (c.end - c.start), 0)
@@ -59,7 +59,7 @@ export async function convertChapters(cfg: ToolConfig, job: ConvertJob & { chapt
     const length = chapter.end - chapter.start
     const mp3 = inside(job.work, `track-${n}.mp3`)
     const loudness = await convertToMp3(
-      cfg,
+      ffmpeg,
       job.source,
       mp3,
       job.signal,

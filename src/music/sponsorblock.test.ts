@@ -7,13 +7,13 @@ import { makeTone } from '../../tests/support/media.ts'
 import { startMusicServices, type MusicServices } from '../../tests/support/music-services.ts'
 import { parseAllowList } from '../lib/url-guard.ts'
 import { fetchSegments, mergeSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
-import { convertToMp3 } from './tools.ts'
+import { convertToMp3 } from '../tools/ffmpeg.ts'
 
 // SponsorBlock's hash-prefix API against the local stand-in, and the cut made
 // by the conversion pass with real ffmpeg.
 let services: MusicServices
 const allow = parseAllowList('127.0.0.1')
-const cfg = { ffmpeg: process.env.FFMPEG_PATH || '/usr/bin/ffmpeg', ytdlp: '/usr/bin/yt-dlp', allow }
+const ffmpegTool = { path: process.env.FFMPEG_PATH || '/usr/bin/ffmpeg', source: 'config' as const, version: null }
 
 beforeAll(async () => {
   services = await startMusicServices()
@@ -94,8 +94,8 @@ describe('the cut', () => {
     await makeTone(source, 20)
     const whole = join(dir, 'whole.mp3')
     const cut = join(dir, 'cut.mp3')
-    await convertToMp3(cfg, source, whole, AbortSignal.timeout(30_000), () => {})
-    const loudness = await convertToMp3(cfg, source, cut, AbortSignal.timeout(30_000), () => {}, {
+    await convertToMp3(ffmpegTool, source, whole, AbortSignal.timeout(30_000), () => {})
+    const loudness = await convertToMp3(ffmpegTool, source, cut, AbortSignal.timeout(30_000), () => {}, {
       remove: [
         [2, 5],
         [12, 14.5],

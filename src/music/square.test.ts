@@ -6,7 +6,7 @@ import { ffmpeg } from '../../tests/support/media.ts'
 import { sniffImage } from './files.ts'
 import { imageSize, squareArtwork } from './square.ts'
 
-const FFMPEG = process.env.FFMPEG_PATH || '/usr/bin/ffmpeg'
+const FFMPEG = { path: process.env.FFMPEG_PATH || '/usr/bin/ffmpeg', source: 'config' as const, version: null }
 
 async function image(name: string, size: string) {
   const dir = mkdtempSync(join(tmpdir(), 'tunefeed-square-'))

@@ -1,5 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
-import { runProcess } from '../lib/process.ts'
+import { cropSquare, type Ffmpeg } from '../tools/ffmpeg.ts'
 import type { Artwork } from './artwork.ts'
 import { inside } from './files.ts'
 
@@ -35,19 +35,15 @@ export function imageSize(b: Uint8Array): { width: number; height: number } | nu
  * image is centre-cropped by ffmpeg into a JPEG; a square one is kept byte
  * for byte.
  */
-export async function squareArtwork(ffmpeg: string, artwork: Artwork, work: string, signal: AbortSignal): Promise<Artwork> {
+export async function squareArtwork(ffmpeg: Ffmpeg | null, artwork: Artwork, work: string, signal: AbortSignal): Promise<Artwork> {
   const size = imageSize(artwork.bytes)
   if (!size || size.width === size.height) return artwork
   const input = inside(work, `cover-in.${artwork.ext}`)
   const output = inside(work, 'cover-square.jpg')
   await writeFile(input, artwork.bytes)
   try {
-    const result = await runProcess(
-      [ffmpeg, '-hide_banner', '-nostdin', '-y', '-i', input, '-vf', "crop='min(iw,ih)':'min(iw,ih)'", '-frames:v', '1', '-q:v', '2', '-f', 'image2', '-c:v', 'mjpeg', output],
-    { signal },
-    )
     // a cover ffmpeg cannot read stays as it was rather than costing the track
-    if (result.code !== 0) return artwork
+    if (!(await cropSquare(ffmpeg, input, output, signal))) return artwork
     return { ext: 'jpg', mime: 'image/jpeg', bytes: new Uint8Array(await readFile(output)) }
   } finally {
     await Promise.all([rm(input, { force: true }), rm(output, { force: true })])

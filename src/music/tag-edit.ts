@@ -45,7 +45,7 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     ...Object.fromEntries(Object.entries(patch).filter(([k]) => k !== 'artworkUrl')),
   }
   const stored = await nextArtwork(ctx, row, next, dir, patch.artworkUrl)
-  const artwork = stored && (await squareArtwork(ctx.env.FFMPEG_PATH, stored, dir, AbortSignal.timeout(60_000)))
+  const artwork = stored && (await squareArtwork(ctx.tools.ffmpeg, stored, dir, AbortSignal.timeout(60_000)))
 
   const signal = AbortSignal.timeout(5 * 60_000)
   const renamed: { from: string; to: string; path: string }[] = []

@@ -25,6 +25,8 @@ const job = (id: string, extra: Partial<MusicJob> = {}): MusicJob => ({
   year: null,
   tracks: [],
   notice: null,
+  error: null,
+  errorKind: null,
   ...extra,
 })
 

@@ -3,18 +3,17 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ffmpeg } from '../../tests/support/media.ts'
-import { emptyAllowList } from '../lib/url-guard.ts'
-import { LoudnessReader, replayGainTags } from './replaygain.ts'
-import { convertToMp3 } from './tools.ts'
+import { convertToMp3 } from './ffmpeg.ts'
+import { LoudnessReader, replayGainTags } from './loudness.ts'
 
-const cfg = { ffmpeg: process.env.FFMPEG_PATH || '/usr/bin/ffmpeg', ytdlp: '/usr/bin/yt-dlp', allow: emptyAllowList }
+const tool = { path: process.env.FFMPEG_PATH || '/usr/bin/ffmpeg', source: 'config' as const, version: null }
 
 describe('ReplayGain 2.0 measured in the conversion pass', () => {
   test('a 1 kHz stereo sine at -20 dBFS reads -20 LUFS: gain +2.00 dB against -18 LUFS, peak 0.1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tunefeed-rg-'))
     const wav = join(dir, 'tone.wav')
     await ffmpeg(['-f', 'lavfi', '-i', 'aevalsrc=0.1*sin(2*PI*1000*t)|0.1*sin(2*PI*1000*t):s=48000:d=10', '-c:a', 'pcm_s16le', wav])
-    const loudness = await convertToMp3(cfg, wav, join(dir, 'out.mp3'), AbortSignal.timeout(30_000), () => {})
+    const loudness = await convertToMp3(tool, wav, join(dir, 'out.mp3'), AbortSignal.timeout(30_000), () => {})
     expect(loudness).not.toBeNull()
     expect(Math.abs(loudness!.integrated - -20)).toBeLessThanOrEqual(0.2)
     const tags = replayGainTags(loudness!)
@@ -27,7 +26,7 @@ describe('ReplayGain 2.0 measured in the conversion pass', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tunefeed-rg-'))
     const wav = join(dir, 'silence.wav')
     await ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo', '-t', '3', '-c:a', 'pcm_s16le', wav])
-    expect(await convertToMp3(cfg, wav, join(dir, 'out.mp3'), AbortSignal.timeout(30_000), () => {})).toBeNull()
+    expect(await convertToMp3(tool, wav, join(dir, 'out.mp3'), AbortSignal.timeout(30_000), () => {})).toBeNull()
   })
 
   test('the reader takes the last summary (a graph configured twice prints an empty one first)', () => {
