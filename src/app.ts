@@ -110,6 +110,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/youtube', youtubeRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
 
+  // the IFrame Player API's origin serves its script and the player frames it creates
+  const iframeApiOrigin = new URL(env.YOUTUBE_IFRAME_API_URL).origin
   const pageSecurityHeaders = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -117,8 +119,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       // which also covers the fake YouTube's thumbnails in demo/test mode
       imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
       mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
-      frameSrc: ['https://www.youtube.com', 'https://www.youtube-nocookie.com'],
-      scriptSrc: ["'self'", 'https://www.youtube.com', 'https://s.ytimg.com'],
+      frameSrc: [...new Set(['https://www.youtube.com', 'https://www.youtube-nocookie.com', iframeApiOrigin])],
+      scriptSrc: [...new Set(["'self'", 'https://www.youtube.com', 'https://s.ytimg.com', iframeApiOrigin])],
       styleSrc: ["'self'", "'unsafe-inline'"],
       connectSrc: ["'self'", 'ws:', 'wss:'],
       objectSrc: ["'none'"],
@@ -145,6 +147,9 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/metrics', metricsRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
+  // the web player loads the IFrame Player API from here: the configured script, one hop away
+  // (docs/decisions/092)
+  app.get('/iframe_api', (c) => c.redirect(env.YOUTUBE_IFRAME_API_URL, 302))
 
   // web/dist on disk, or the files embedded in the compiled binary
   const web = webFiles(opts.webRoot)
@@ -170,10 +175,19 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       headers.forEach((v, k) => res.headers.set(k, v))
       return res
     }
+    // the database's own refusal of NUL or a broken encoding, for any text no schema caught
+    if (['22021', '22P05'].includes(dbErrorCode(err) ?? '')) return c.json({ detail: 'Text must not contain control characters.' }, 422)
     log.error('unhandled error', { method: c.req.method, path: c.req.path, ...errorFields(err) })
     return c.json({ detail: 'Internal server error.' }, 500)
   })
   return app
+}
+
+function dbErrorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') return e.code
+  }
+  return undefined
 }
 
 /** Typed API surface for `hc` on the web side and the test Client. */

@@ -10,6 +10,7 @@ import type { LookupService } from './lookup.ts'
 import { createPlaylistJobs } from './playlist.ts'
 import { insertAndEnqueue, refuseUnsafeUrl } from './new-job.ts'
 import { MAX_ARTWORK_BYTES, musicJobFields, playlistJobFields } from './schema.ts'
+import { assertRoomForJob, size } from './limits.ts'
 
 const TEXT_FIELDS = new Set([
   'video_url',
@@ -42,6 +43,8 @@ export async function readUpload(
   req: Request,
   dir: string,
   maxFileBytes: number,
+  /** Called before the generic 413 when the file is too large (a more precise refusal). */
+  onTooLarge?: () => void,
 ): Promise<{
   fields: Record<string, string>
   file: { path: string; kind: AudioKind | null; name: string; size: number } | null
@@ -70,7 +73,10 @@ export async function readUpload(
     }
   } catch (err) {
     await form.cancel()
-    if (err instanceof TooLarge) fail(413, 'file: Upload is too large.')
+    if (err instanceof TooLarge) {
+      onTooLarge?.()
+      fail(413, 'file: Upload is too large.')
+    }
     if (err instanceof MalformedMultipart) fail(400, `Malformed multipart body: ${err.message}.`)
     throw err
   }
@@ -88,10 +94,13 @@ export async function createMusicJob(
   req: Request,
   lookups: LookupService,
 ): Promise<{ id: string; ids?: string[] }> {
+  const room = await assertRoomForJob(ctx, user.id)
   const id = crypto.randomUUID()
   const dir = jobDir(ctx.env.DATA_DIR, user.id, id)
   try {
-    const { fields, file } = await readUpload(req, dir, ctx.env.MAX_UPLOAD_BYTES)
+    const { fields, file } = await readUpload(req, dir, Math.min(ctx.env.MAX_UPLOAD_BYTES, room), () =>
+      room < ctx.env.MAX_UPLOAD_BYTES ? fail(413, `file: There is not room enough left in your storage for this upload (${size(room)} free): delete some jobs.`) : undefined,
+    )
     const hasUrl = !!fields.video_url?.trim()
     if (file && hasUrl) fail(422, "'file' and 'video_url' cannot both be defined.")
     if (!file && !hasUrl) fail(422, "'file' or 'video_url' must be defined.")

@@ -1,6 +1,7 @@
 import type { Env } from '../env.ts'
 import { fail } from '../lib/errors.ts'
-import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
+import { guardedFetch } from '../lib/guarded-fetch.ts'
+import type { AllowList } from '../lib/url-guard.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import type { Candidate } from './schema.ts'
 

@@ -136,9 +136,11 @@ export async function pushToWebdav(
   files: { path: string; name: string }[],
   signal: AbortSignal,
 ): Promise<{ webdav: 'uploaded' | 'failed' | null; webdavError: string | null }> {
-  const account = await getWebdav(ctx.db, ctx.cipher, row.userId)
+  // an unreadable stored password (changed secret) is a WebDAV failure like any other
+  const account = await getWebdav(ctx.db, ctx.cipher, row.userId).catch((err: unknown) => err as Error)
   if (!account) return { webdav: null, webdavError: null }
   try {
+    if (account instanceof Error) throw account
     for (const file of files) await uploadToWebdav(account, ctx.allow, file.path, file.name, signal)
     return { webdav: 'uploaded', webdavError: null }
   } catch (err) {

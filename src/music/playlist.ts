@@ -4,6 +4,7 @@ import { fail } from '../lib/errors.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
 import { insertAndEnqueue, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir } from './files.ts'
+import { assertRoomForJob } from './limits.ts'
 import type { LookupService } from './lookup.ts'
 import type { PlaylistJobFields } from './schema.ts'
 import { parseUploadTitle } from './title-parse.ts'
@@ -38,6 +39,8 @@ export async function createPlaylistJobs(
   const album = input.album ?? found.playlist.title ?? found.album ?? 'Playlist'
   const ids: string[] = []
   for (const [i, entry] of entries.entries()) {
+    // every entry is a job: the per-user limits count each (the ones made so far stay)
+    if (i > 0) await assertRoomForJob(ctx, user.id)
     const id = crypto.randomUUID()
     const dir = jobDir(ctx.env.DATA_DIR, user.id, id)
     await mkdir(dir, { recursive: true })

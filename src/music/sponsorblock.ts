@@ -1,4 +1,5 @@
-import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
+import { guardedFetch } from '../lib/guarded-fetch.ts'
+import type { AllowList } from '../lib/url-guard.ts'
 
 /**
  * SponsorBlock segments through the privacy-preserving hash-prefix API
