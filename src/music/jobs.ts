@@ -6,7 +6,7 @@ import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { jobDir, workDir } from './files.ts'
 import { publishMusicEvent, runMusicJob } from './pipeline.ts'
-import { deleteMusicJob, failMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs } from './queries.ts'
+import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
   name: 'music.run',
@@ -17,6 +17,13 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
     if (!row) return
     await rm(workDir(jobDir(ctx.env.DATA_DIR, row.userId, row.id)), { recursive: true, force: true })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
+  },
+  owner: async (ctx, { jobId }) => (await getMusicJob(ctx.db, jobId))?.userId ?? null,
+  // an admin's retry runs the job again from the start: it is in progress again for its owner
+  async beforeRetry(ctx, { jobId }) {
+    await updateMusicJob(ctx.db, jobId, { failed: null, error: null, progress: 0, startedAt: null })
+    const row = await getMusicJob(ctx.db, jobId)
+    if (row) publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
   },
 }
 

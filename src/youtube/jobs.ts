@@ -129,6 +129,7 @@ export const syncSubscriptionsJob: JobDefinition<z.infer<typeof syncSubscription
   async run(ctx, p, job) {
     await syncAllSubscriptions(ctx, p, job.signal)
   },
+  owner: async (_ctx, p) => p.userId ?? null,
 }
 
 const noPayload = z.object({}).strict()
