@@ -39,19 +39,24 @@ export interface Command {
   run(args: string[], ctx: CommandContext): Promise<void>
 }
 
-function takeFlags(args: string[], known: string[]) {
+/** Splits the known `--flag` and `--name=value` options from the positional arguments. */
+export function takeFlags(args: string[], known: string[], knownValues: string[] = []) {
   const flags = new Set<string>()
+  const values: Record<string, string> = {}
   const rest: string[] = []
   for (const arg of args) {
-    if (arg.startsWith('--')) {
+    const m = /^--([\w-]+)=(.*)$/.exec(arg)
+    if (m && knownValues.includes(m[1]!)) values[m[1]!] = m[2]!
+    else if (m && knownValues.length) throw new UsageError(`unknown option --${m[1]}`)
+    else if (arg.startsWith('--')) {
       if (!known.includes(arg)) throw new UsageError(`unknown option ${arg}`)
       flags.add(arg)
     } else rest.push(arg)
   }
-  return { flags, rest }
+  return { flags, values, rest }
 }
 
-function parseEmail(raw: string | undefined): string {
+export function parseEmail(raw: string | undefined): string {
   const result = emailSchema.safeParse(raw)
   if (!result.success) throw new UsageError(`invalid email: ${raw ?? '(missing)'}`)
   return result.data

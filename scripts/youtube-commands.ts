@@ -10,12 +10,11 @@
  */
 import type { AppContext } from '../src/context.ts'
 import { findUserByEmail } from '../src/auth/queries.ts'
-import { email as emailSchema } from '../src/auth/schema.ts'
 import { Hub } from '../src/ws/hub.ts'
 import { channelIdSchema, dateAfterSchema, parseDateAfter, refreshAllChannels, syncAllSubscriptions } from '../src/youtube/jobs.ts'
 import { quotaStatus } from '../src/youtube/quota.ts'
 import { refreshCategories, refreshChannel } from '../src/youtube/refresh.ts'
-import { CommandError, UsageError, type Command, type CommandContext } from './admin.ts'
+import { CommandError, UsageError, parseEmail, takeFlags, type Command, type CommandContext } from './admin.ts'
 
 /** What the handlers need, without a queue: work runs here and now. */
 async function youtubeCtx(ctx: CommandContext): Promise<AppContext> {
@@ -23,26 +22,12 @@ async function youtubeCtx(ctx: CommandContext): Promise<AppContext> {
   return { env: ctx.env, db, hub: new Hub(), jobs: undefined as never } as unknown as AppContext
 }
 
-function options(args: string[], known: string[]) {
-  const values: Record<string, string> = {}
-  const rest: string[] = []
-  for (const arg of args) {
-    const m = /^--([\w-]+)=(.*)$/.exec(arg)
-    if (m) {
-      if (!known.includes(m[1]!)) throw new UsageError(`unknown option --${m[1]}`)
-      values[m[1]!] = m[2]!
-    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`)
-    else rest.push(arg)
-  }
-  return { values, rest }
-}
-
 export const youtubeCommands: Record<string, Command> = {
   'youtube-refresh-channels': {
     usage: 'youtube-refresh-channels [<channel-id>] [--date-after=YYYYMMDD]',
     summary: "fetch new videos of one channel, or of every followed channel",
     async run(args, ctx) {
-      const { values, rest } = options(args, ['date-after'])
+      const { values, rest } = takeFlags(args, [], ['date-after'])
       if (rest.length > 1) throw new UsageError('expected at most one channel id')
       const dateAfter = values['date-after']
       if (dateAfter !== undefined && !dateAfterSchema.safeParse(dateAfter).success) throw new UsageError('--date-after must be YYYYMMDD')
@@ -64,15 +49,14 @@ export const youtubeCommands: Record<string, Command> = {
     usage: 'youtube-sync-subscriptions [<email>]',
     summary: "sync subscriptions from users' channels (one user, or all)",
     async run(args, ctx) {
-      const { rest } = options(args, [])
+      const { rest } = takeFlags(args, [])
       if (rest.length > 1) throw new UsageError('expected at most one email')
       const app = await youtubeCtx(ctx)
       let userId: string | undefined
       if (rest[0]) {
-        const email = emailSchema.safeParse(rest[0])
-        if (!email.success) throw new UsageError(`invalid email: ${rest[0]}`)
-        const user = await findUserByEmail(app.db, email.data)
-        if (!user) throw new CommandError(`No account for ${email.data}.`)
+        const email = parseEmail(rest[0])
+        const user = await findUserByEmail(app.db, email)
+        if (!user) throw new CommandError(`No account for ${email}.`)
         userId = user.id
       }
       const results = await syncAllSubscriptions(app, { userId })
@@ -84,7 +68,7 @@ export const youtubeCommands: Record<string, Command> = {
     usage: 'youtube-refresh-categories',
     summary: 'reload the video category names',
     async run(args, ctx) {
-      options(args, [])
+      takeFlags(args, [])
       ctx.out(`${await refreshCategories(await youtubeCtx(ctx))} categories.`)
     },
   },
@@ -92,7 +76,7 @@ export const youtubeCommands: Record<string, Command> = {
     usage: 'youtube-quota',
     summary: "today's YouTube quota units, and why work stopped if it did",
     async run(args, ctx) {
-      options(args, [])
+      takeFlags(args, [])
       const { db } = await ctx.database()
       const s = await quotaStatus(db, ctx.env.YOUTUBE_DAILY_QUOTA)
       ctx.out(`${s.day} (Pacific): ${s.units} of ${s.budget} units in ${s.calls} calls; resets ${s.resetsAt}`)

@@ -30,7 +30,7 @@ import { parseEnv } from '../../src/env.ts'
 import { setLogLevel } from '../../src/lib/logger.ts'
 import { Hub } from '../../src/ws/hub.ts'
 import { refreshChannel } from '../../src/youtube/refresh.ts'
-import { feedQueries, type VideoFilter } from '../../src/youtube/queries.ts'
+import { feedQueries, type VideoFilter } from '../../src/youtube/queries/feed.ts'
 import { quotaStatus } from '../../src/youtube/quota.ts'
 import { startFakeYoutube } from '../fake-youtube.ts'
 
@@ -59,16 +59,11 @@ function dbUrl(name: string) {
   return url.toString()
 }
 
-async function recreate(name: string) {
+/** Drops the database, and creates it empty again unless `dropOnly`. */
+async function recreate(name: string, dropOnly = false) {
   const admin = postgres(ADMIN_URL, { onnotice: () => {}, max: 1 })
   await admin.unsafe(`drop database if exists ${name} with (force)`)
-  await admin.unsafe(`create database ${name}`)
-  await admin.end()
-}
-
-async function drop(name: string) {
-  const admin = postgres(ADMIN_URL, { onnotice: () => {}, max: 1 })
-  await admin.unsafe(`drop database if exists ${name} with (force)`)
+  if (!dropOnly) await admin.unsafe(`create database ${name}`)
   await admin.end()
 }
 
@@ -320,7 +315,7 @@ async function benchQuota() {
   } finally {
     await fake.stop()
     await database.close()
-    await drop(name)
+    await recreate(name, true)
   }
 }
 
@@ -348,7 +343,7 @@ console.log(`\nfeed (runs: ${RUNS}; p50 / p95)`)
 console.log('case | SQL as sent | SQL prepared | HTTP 1 client | HTTP/SQL p50 | HTTP 8 clients | req/s at 8 | body')
 const table = await benchFeed(url, userId)
 const quota = values['no-quota'] ? null : await benchQuota()
-if (!values.keep && !values.reuse) await drop(name)
+if (!values.keep && !values.reuse) await recreate(name, true)
 
 console.log('\n| case | SQL p50 / p95 (as sent) | SQL p50 / p95 (prepared) | HTTP p50 / p95 (1 client) | HTTP/SQL p50 | HTTP p50 / p95 (8 clients) | req/s (8 clients) | body |')
 console.log('|---|---|---|---|---|---|---|---|')

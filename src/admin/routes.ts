@@ -15,7 +15,7 @@ import {
   refreshCategoriesJob,
   syncSubscriptionsJob,
 } from '../youtube/jobs.ts'
-import { getUserChannel } from '../youtube/queries.ts'
+import { getUserChannel } from '../youtube/queries/subscriptions.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import { youtubeChannels } from '../youtube/tables.ts'
 import { manageRoutes } from './manage-routes.ts'

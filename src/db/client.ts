@@ -7,6 +7,9 @@ import { embeddedMigrations, embeddedPgliteOptions } from '../embedded.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 
+/** The database or an open transaction on it: what every query function takes first. */
+export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
+
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from './client.ts'
+import type { Db, Tx } from './client.ts'
 
 /**
  * Whole-database helpers for backup, restore and moving PGlite to
@@ -12,10 +12,7 @@ import type { Db } from './client.ts'
  * json arrive exactly as they left.
  */
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
-type Runner = Db | Tx
-
-async function rows<T>(db: Runner, query: SQL): Promise<T[]> {
+async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown
   // postgres.js returns the rows, PGlite `{ rows }`
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
@@ -28,7 +25,7 @@ export interface TableInfo {
 }
 
 /** The tables of schema `public`, parents before children (foreign keys), each with its insertable columns. */
-export async function tablesInFkOrder(db: Runner): Promise<TableInfo[]> {
+export async function tablesInFkOrder(db: Tx): Promise<TableInfo[]> {
   const tables = await rows<{ name: string }>(
     db,
     sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace

@@ -203,19 +203,27 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
     }
   }
 
+  /** A list call by id with snippet and contentDetails, 50 ids per unit; items `read` turns to null are left out. */
+  async function byIds<T>(resource: string, ids: string[], read: (item: Json) => T | null): Promise<T[]> {
+    const out: T[] = []
+    for (const batch of chunks([...new Set(ids)], PAGE_SIZE)) {
+      const body = await call(resource, {
+        part: 'snippet,contentDetails',
+        id: batch.join(','),
+        maxResults: String(PAGE_SIZE),
+      })
+      for (const item of body.items ?? []) {
+        const value = read(item)
+        if (value) out.push(value)
+      }
+    }
+    return out
+  }
+
   return {
     /** channels.list by id, 50 ids per unit; unknown ids are simply absent. */
     async channelsById(ids: string[]): Promise<ApiChannel[]> {
-      const out: ApiChannel[] = []
-      for (const batch of chunks([...new Set(ids)], PAGE_SIZE)) {
-        const body = await call('channels', {
-          part: 'snippet,contentDetails',
-          id: batch.join(','),
-          maxResults: String(PAGE_SIZE),
-        })
-        for (const item of body.items ?? []) out.push(toChannel(item))
-      }
-      return out
+      return byIds('channels', ids, toChannel)
     },
 
     /** channels.list with forHandle; null when no channel has it. */
@@ -251,19 +259,7 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
 
     /** videos.list with snippet and contentDetails, 50 ids per unit; private or deleted ones are absent. */
     async videos(ids: string[]): Promise<ApiVideo[]> {
-      const out: ApiVideo[] = []
-      for (const batch of chunks([...new Set(ids)], PAGE_SIZE)) {
-        const body = await call('videos', {
-          part: 'snippet,contentDetails',
-          id: batch.join(','),
-          maxResults: String(PAGE_SIZE),
-        })
-        for (const item of body.items ?? []) {
-          const video = toVideo(item)
-          if (video) out.push(video)
-        }
-      }
-      return out
+      return byIds('videos', ids, toVideo)
     },
 
     /** One page of a channel's public subscriptions (403 subscriptionForbidden when private). */

@@ -3,18 +3,9 @@ import { errorFields, log } from '../lib/logger.ts'
 import { topics } from '../ws/hub.ts'
 import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.ts'
 import { QuotaExhausted } from './quota.ts'
-import {
-  claimRefresh,
-  followers,
-  getChannel,
-  heartbeatRefresh,
-  insertVideos,
-  knownVideoIds,
-  releaseRefresh,
-  resetRefreshes,
-  upsertCategories,
-  upsertChannels,
-} from './queries.ts'
+import { followers, getChannel, upsertChannels } from './queries/channels.ts'
+import { claimRefresh, heartbeatRefresh, releaseRefresh, resetRefreshes } from './queries/refresh-lease.ts'
+import { insertVideos, knownVideoIds, upsertCategories } from './queries/videos.ts'
 import { youtubeChannels } from './tables.ts'
 import { eq, sql } from 'drizzle-orm'
 

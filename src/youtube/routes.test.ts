@@ -4,7 +4,8 @@ import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
 import { Client } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { createYoutubeTestApp, resetYoutube, ledgerUnits, quickUser, startTestFake, type YoutubeTestApp } from '../../tests/support/youtube.ts'
-import type { ChannelJson, VideoJson } from './queries.ts'
+import type { ChannelJson } from './queries/channels.ts'
+import type { VideoJson } from './queries/feed.ts'
 import { youtubeUserChannels } from './tables.ts'
 
 // One app for the file: user A follows three channels, B follows one.

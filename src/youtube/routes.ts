@@ -1,41 +1,23 @@
 import { Hono } from 'hono'
-import { HTTPException } from 'hono/http-exception'
 import { currentUser, requireUser } from '../auth/session.ts'
 import type { AppContext, AppEnv } from '../context.ts'
+import type { Tx } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
-import { errorFields, log } from '../lib/logger.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { MalformedMultipart, MultipartReader } from '../lib/multipart.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { listenRoute } from '../ws/listen.ts'
-import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.ts'
-import { ImportError, channelRefFrom, parseSubscriptionsFile } from './import.ts'
+import { youtubeClientFor, type YoutubeClient } from './client.ts'
+import { channelRefFrom } from './import.ts'
 import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
-import { QuotaExhausted } from './quota.ts'
-import {
-  addMark,
-  channelJson,
-  findChannelByHandle,
-  getChannel,
-  getProgress,
-  getUserChannel,
-  getVideo,
-  listCategories,
-  listSubscriptions,
-  listVideos,
-  storedChannelIds,
-  relatedVideos,
-  removeMark,
-  saveProgress,
-  setUserChannel,
-  subscribe,
-  unsubscribe,
-  upsertChannels,
-  videoExists,
-  type ChannelRow,
-  type MarkKind,
-} from './queries.ts'
+import { provider } from './provider.ts'
+import { channelJson, findChannelByHandle, getChannel, upsertChannels, type ChannelRow } from './queries/channels.ts'
+import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
+import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
+import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
+import { listCategories, videoExists } from './queries/videos.ts'
+import { importSubscriptions } from './subscriptions-import.ts'
 import {
   channelRefQuery,
   pageQuery,
@@ -43,33 +25,17 @@ import {
   userChannelBody,
   videoListQuery,
   videoQuery,
-  type ImportResult,
 } from './schema.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const IMPORT_MAX_BYTES = 2 * 1024 * 1024
-const IMPORT_MAX_CHANNELS = 5000
-/** Handles cost a unit each to resolve (ids cost 1 per 50): an import resolves at most this many. */
-const IMPORT_MAX_HANDLES = 100
 const VIDEO_ID = /^[\w-]{11}$/
 /** Channel lookups through the API (1 unit each) per user and hour. */
 const LOOKUPS_PER_HOUR = 100
-const IMPORTS_PER_HOUR = 10
 
-/** Runs provider calls for a request: quota → 503 with Retry-After, provider trouble → 502. */
-async function provider<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (err) {
-    if (err instanceof QuotaExhausted) {
-      const seconds = Math.max(1, Math.ceil((err.resetsAt.getTime() - Date.now()) / 1000))
-      fail(503, `YouTube quota is used up until ${err.resetsAt.toISOString()}.`, { 'Retry-After': String(seconds) })
-    }
-    if (err instanceof HTTPException) throw err
-    log.warn('youtube provider call failed', errorFields(err))
-    if (err instanceof YoutubeApiError && err.status === 400) fail(400, 'Channel not found.')
-    fail(502, 'YouTube is unavailable, try again later.')
-  }
+/** 404 unless `id` is a stored video. */
+async function requireVideo(db: Tx, id: string): Promise<void> {
+  if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
 }
 
 /** `UC...` id, `@handle`, a bare handle or a channel URL → `UC...` or `@handle`; null when it is none of them. */
@@ -107,7 +73,7 @@ export function youtubeRoutes(ctx: AppContext) {
   const toggle = (kind: MarkKind, on: boolean) => async (c: Parameters<typeof currentUser>[0]) => {
     const user = currentUser(c)
     const id = c.req.param('id') ?? ''
-    if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+    await requireVideo(db, id)
     if (on) await addMark(db, kind, user.id, id)
     else if (!(await removeMark(db, kind, user.id, id))) fail(404, `Youtube video ${kind} not found.`)
     return c.json((await getVideo(db, user.id, id, media))!, 200)
@@ -150,55 +116,7 @@ export function youtubeRoutes(ctx: AppContext) {
           throw err
         }
         if (!text?.trim()) fail(422, 'file: Required')
-        await hit(db, `youtube-import:${user.id}`, IMPORTS_PER_HOUR, 3600)
-        let parsed
-        try {
-          parsed = parseSubscriptionsFile(text)
-        } catch (err) {
-          if (err instanceof ImportError) fail(422, err.message)
-          throw err
-        }
-        if (parsed.refs.length > IMPORT_MAX_CHANNELS) fail(422, `The file lists more than ${IMPORT_MAX_CHANNELS} channels.`)
-        const handles = parsed.refs.filter((r) => r.startsWith('@'))
-        if (handles.length > IMPORT_MAX_HANDLES) fail(422, `The file names more than ${IMPORT_MAX_HANDLES} channels by handle only.`)
-
-        // resolve everything first: a quota stop answers 503 with nothing written
-        const found = new Map<string, string>() // ref -> channel id
-        const ids = parsed.refs.filter((r) => !r.startsWith('@'))
-        const stored = await storedChannelIds(db, ids)
-        for (const id of stored) found.set(id, id)
-        const missing = ids.filter((id) => !stored.has(id))
-        await provider(async () => {
-          const channels = missing.length ? await client().channelsById(missing) : []
-          for (const handle of handles) {
-            const row = await findChannelByHandle(db, handle)
-            if (row) {
-              found.set(handle, row.id)
-              continue
-            }
-            const ch = await client().channelByHandle(handle)
-            if (ch) {
-              channels.push(ch)
-              found.set(handle, ch.id)
-            }
-          }
-          await upsertChannels(db, channels)
-          for (const ch of channels) if (!ch.handle || !found.has(ch.handle)) found.set(ch.id, ch.id)
-        })
-        const channelIds = [...new Set(found.values())]
-        const added = await db.transaction(async (tx) => {
-          const list: string[] = []
-          for (const id of channelIds) if (await subscribe(tx, user.id, id, 'manual')) list.push(id)
-          return list
-        })
-        for (const id of added) await enqueueChannelRefresh(ctx, id)
-        const result: ImportResult = {
-          format: parsed.format,
-          added: added.length,
-          alreadyPresent: channelIds.length - added.length,
-          notFound: parsed.refs.length - found.size + parsed.invalid,
-        }
-        return c.json(result, 200)
+        return c.json(await importSubscriptions(ctx, user.id, text, client), 200)
       })
 
       // ---- channels ----
@@ -272,7 +190,7 @@ export function youtubeRoutes(ctx: AppContext) {
       .delete('/videos/:id/queue', toggle('queue', false))
       .get('/videos/:id/progress', async (c) => {
         const id = c.req.param('id')
-        if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+        await requireVideo(db, id)
         const row = await getProgress(db, currentUser(c).id, id)
         return c.json(
           { playedSeconds: row?.playedSeconds ?? 0, duration: row?.duration ?? 0, updatedAt: row?.updatedAt.toISOString() ?? null },
@@ -281,7 +199,7 @@ export function youtubeRoutes(ctx: AppContext) {
       })
       .put('/videos/:id/progress', valid('json', progressBody), async (c) => {
         const id = c.req.param('id')
-        if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+        await requireVideo(db, id)
         const { playedSeconds, duration } = c.req.valid('json')
         const row = await saveProgress(db, currentUser(c).id, id, playedSeconds, duration)
         return c.json({ playedSeconds: row.playedSeconds, duration: row.duration, updatedAt: row.updatedAt.toISOString() }, 200)

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
 import { resetYoutube, ledgerUnits, quickUser, startYoutubeTestApp, type YoutubeTestApp } from '../../tests/support/youtube.ts'
 import { syncAllSubscriptions } from './jobs.ts'
-import { getUserChannel, userSubscriptionRows } from './queries.ts'
+import { getUserChannel, userSubscriptionRows } from './queries/subscriptions.ts'
 import { syncSubscriptions } from './sync.ts'
 
 let fake: FakeYoutube

@@ -3,6 +3,10 @@ import { boolean, date, index, integer, pgTable, primaryKey, real, text, timesta
 import { users } from '../auth/tables.ts'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+// the foreign keys most tables share; a row goes with the user, channel or video it belongs to
+const userRef = () => uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' })
+const channelRef = () => text('channel_id').notNull().references(() => youtubeChannels.id, { onDelete: 'cascade' })
+const videoRef = () => text('video_id').notNull().references(() => youtubeVideos.id, { onDelete: 'cascade' })
 
 /** A channel of the video provider, as last read from its API. */
 export const youtubeChannels = pgTable(
@@ -53,12 +57,8 @@ export const youtubeUserChannels = pgTable('youtube_user_channels', {
 export const youtubeSubscriptions = pgTable(
   'youtube_subscriptions',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => youtubeChannels.id, { onDelete: 'cascade' }),
+    userId: userRef(),
+    channelId: channelRef(),
     source: text('source', { enum: ['manual', 'sync'] }).notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     deletedAt: ts('deleted_at'),
@@ -82,9 +82,7 @@ export const youtubeVideos = pgTable(
   {
     /** Provider id, 11 characters. */
     id: text('id').primaryKey(),
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => youtubeChannels.id, { onDelete: 'cascade' }),
+    channelId: channelRef(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     thumbnail: text('thumbnail').notNull().default(''),
@@ -115,9 +113,7 @@ export const youtubeVideos = pgTable(
 export const youtubeChannelVideoCounts = pgTable(
   'youtube_channel_video_counts',
   {
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => youtubeChannels.id, { onDelete: 'cascade' }),
+    channelId: channelRef(),
     categoryId: integer('category_id').notNull(),
     videos: integer('videos').notNull(),
   },
@@ -129,12 +125,8 @@ function mark(name: string) {
   return pgTable(
     name,
     {
-      userId: uuid('user_id')
-        .notNull()
-        .references(() => users.id, { onDelete: 'cascade' }),
-      videoId: text('video_id')
-        .notNull()
-        .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+      userId: userRef(),
+      videoId: videoRef(),
       createdAt: ts('created_at').notNull().defaultNow(),
     },
     (t) => [
@@ -152,12 +144,8 @@ export const youtubeWatches = mark('youtube_watches')
 export const youtubePlaybackProgress = pgTable(
   'youtube_playback_progress',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    videoId: text('video_id')
-      .notNull()
-      .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+    userId: userRef(),
+    videoId: videoRef(),
     playedSeconds: real('played_seconds').notNull(),
     duration: real('duration').notNull(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

@@ -1,0 +1,80 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CLIP_SECONDS } from './data.ts'
+import type { FakeYoutube } from './server.ts'
+
+// The WebM clip every fake video plays, with HTTP ranges.
+
+export function media(fake: FakeYoutube, videoId: string, req: Request): Response {
+  if (!fake.clip || !fake.videos.has(videoId)) return new Response('Not Found', { status: 404 })
+  const file = Bun.file(fake.clip)
+  const size = file.size
+  const headers: Record<string, string> = {
+    'content-type': 'video/webm',
+    'accept-ranges': 'bytes',
+    'access-control-allow-origin': '*',
+    'cache-control': 'public, max-age=3600',
+  }
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.get('range') ?? '')
+  if (range && (range[1] || range[2])) {
+    let start = range[1] ? Number(range[1]) : size - Number(range[2])
+    let end = range[1] && range[2] ? Number(range[2]) : size - 1
+    start = Math.max(0, start)
+    end = Math.min(end, size - 1)
+    if (start > end) return new Response(null, { status: 416, headers: { 'content-range': `bytes */${size}` } })
+    return new Response(file.slice(start, end + 1), {
+      status: 206,
+      headers: { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) },
+    })
+  }
+  return new Response(file, { headers: { ...headers, 'content-length': String(size) } })
+}
+
+/** Makes (once, then cached) the VP8/Opus clip every fake video plays. */
+export async function ensureClip(opts: { cacheDir?: string; ffmpegPath?: string } = {}): Promise<string> {
+  const dir = opts.cacheDir ?? join(tmpdir(), 'tunefeed-fake-youtube')
+  const file = join(dir, `clip-v1-${CLIP_SECONDS}s.webm`)
+  if (existsSync(file)) return file
+  mkdirSync(dir, { recursive: true })
+  const partial = `${file}.${process.pid}.${Date.now()}.part.webm`
+  const proc = Bun.spawn(
+    [
+      opts.ffmpegPath ?? '/usr/bin/ffmpeg',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=320x180:rate=15:duration=${CLIP_SECONDS}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=48000:duration=${CLIP_SECONDS}`,
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '150k',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      '-shortest',
+      '-y',
+      partial,
+    ],
+    { stdout: 'ignore', stderr: 'pipe' },
+  )
+  const code = await proc.exited
+  if (code !== 0) {
+    rmSync(partial, { force: true })
+    throw new Error(`fake youtube: ffmpeg failed (${code}): ${await new Response(proc.stderr).text()}`)
+  }
+  renameSync(partial, file) // atomic: a concurrent process sees the whole file or none
+  return file
+}

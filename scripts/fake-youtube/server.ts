@@ -1,0 +1,129 @@
+import { FakeData, type FakeDataOptions } from './data.ts'
+import { api } from './api.ts'
+import { control } from './control.ts'
+import { feed } from './feed.ts'
+import { ensureClip, media } from './media.ts'
+import { svg } from './thumbnails.ts'
+
+/**
+ * The fake YouTube server: the world of data.ts, plus the counters, quota and
+ * failure switches tests turn, and the routing to each endpoint group.
+ */
+
+export interface FakeYoutubeOptions extends FakeDataOptions {
+  port?: number
+  hostname?: string
+  /** When set, every API call must carry `key=<apiKey>`. */
+  apiKey?: string
+  /** Units after which the API answers 403 quotaExceeded (default: never). */
+  quota?: number
+  /** Generate and serve the WebM clip (default true). */
+  media?: boolean
+  /** Where the generated clip is cached. */
+  cacheDir?: string
+  ffmpegPath?: string
+}
+
+export class FakeYoutube extends FakeData {
+  /** Quota units spent, as the real API would count them (1 per list call answered). */
+  units = 0
+  /** Calls per endpoint, including refused ones. */
+  calls: Record<string, number> = {}
+  feedRequests = 0
+  /** Units after which calls answer 403 quotaExceeded; null for no limit. */
+  quota: number | null
+  /** While true, every feed answers 500 (the client must fall back to the API). */
+  feedDown = false
+  /** Added before every answer (tests use it to look at a refresh in flight). */
+  latencyMs = 0
+  /** The served clip's file; null without media. */
+  clip: string | null = null
+  private failures: number[] = []
+  private server: ReturnType<typeof Bun.serve> | null = null
+
+  constructor(readonly opts: FakeYoutubeOptions = {}) {
+    super(opts)
+    this.quota = opts.quota ?? null
+  }
+
+  /** The next `count` API calls answer `status` (default 503 backendError). */
+  failNext(count = 1, status = 503) {
+    for (let i = 0; i < count; i++) this.failures.push(status)
+  }
+
+  /** Status of the next injected failure, if any (taken). */
+  takeFailure(): number | undefined {
+    return this.failures.shift()
+  }
+
+  resetCounters() {
+    this.units = 0
+    this.calls = {}
+    this.feedRequests = 0
+  }
+
+  /** Counters to zero, no pending failures, no quota limit, feeds up. */
+  reset() {
+    this.resetCounters()
+    this.failures = []
+    this.quota = this.opts.quota ?? null
+    this.feedDown = false
+    this.latencyMs = 0
+  }
+
+  // ---- server -------------------------------------------------------------
+
+  get url(): string {
+    if (!this.server) throw new Error('fake youtube: not started')
+    return `http://${this.server.hostname === '::1' ? '[::1]' : this.server.hostname}:${this.server.port}`
+  }
+  get apiUrl() {
+    return `${this.url}/youtube/v3`
+  }
+  get feedUrl() {
+    return this.url
+  }
+  get mediaUrl() {
+    return `${this.url}/media`
+  }
+  /** Settings for the app to talk to this fake. */
+  get env(): Record<string, string> {
+    return {
+      YOUTUBE_API_URL: this.apiUrl,
+      YOUTUBE_FEED_URL: this.feedUrl,
+      YOUTUBE_MEDIA_URL: this.mediaUrl,
+      ...(this.opts.apiKey ? { YOUTUBE_API_KEY: this.opts.apiKey } : {}),
+    }
+  }
+
+  async start(): Promise<this> {
+    if (this.opts.media !== false) this.clip = await ensureClip(this.opts)
+    this.server = Bun.serve({
+      port: this.opts.port ?? 0,
+      hostname: this.opts.hostname ?? '127.0.0.1',
+      fetch: (req) => this.handle(req),
+    })
+    return this
+  }
+
+  async stop() {
+    await this.server?.stop(true)
+    this.server = null
+  }
+
+  private async handle(req: Request): Promise<Response> {
+    if (this.latencyMs) await Bun.sleep(this.latencyMs)
+    const url = new URL(req.url)
+    const path = url.pathname
+    if (path.startsWith('/youtube/v3/')) return api(this, path.slice('/youtube/v3/'.length), url.searchParams)
+    if (path === '/feeds/videos.xml') return feed(this, url.searchParams.get('channel_id'))
+    let m = /^\/media\/([\w-]{11})\.webm$/.exec(path)
+    if (m) return media(this, m[1]!, req)
+    m = /^\/vi\/([\w-]{11})\/\w+\.svg$/.exec(path)
+    if (m) return svg(this.videos.get(m[1]!)?.title, m[1]!)
+    m = /^\/channel-art\/(UC[\w-]{22})\.svg$/.exec(path)
+    if (m) return svg(this.channels.get(m[1]!)?.title, m[1]!, true)
+    if (path.startsWith('/_fake/')) return control(this, req, path.slice('/_fake/'.length), url.searchParams)
+    return new Response('Not Found', { status: 404 })
+  }
+}

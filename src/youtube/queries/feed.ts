@@ -1,0 +1,221 @@
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import type { Tx } from '../../db/client.ts'
+import { fallbackCategoryName } from '../categories.ts'
+import {
+  youtubeChannels,
+  youtubeChannelVideoCounts,
+  youtubeLikes,
+  youtubeQueueEntries,
+  youtubeSubscriptions,
+  youtubeVideoCategories,
+  youtubeVideos,
+  youtubeWatches,
+} from '../tables.ts'
+
+// Reading videos: the feed, one video, related videos, as the API's JSON.
+
+export interface VideoJson {
+  id: string
+  title: string
+  thumbnail: string
+  description: string
+  publishedAt: string
+  /** Seconds. */
+  duration: number
+  category: { id: number; name: string }
+  channel: { id: string; title: string; thumbnail: string }
+  liked: string | null
+  queued: string | null
+  watched: string | null
+  /** Direct media file (demo/test mode with YOUTUBE_MEDIA_URL), else null: play through YouTube. */
+  mediaUrl: string | null
+}
+
+/** A user's mark on the current video row, as a scalar subquery (see videoSelect). */
+function markOf(table: typeof youtubeLikes, userId: string) {
+  return sql<Date | null>`(select ${table.createdAt} from ${table} where ${table.userId} = ${userId} and ${table.videoId} = ${youtubeVideos.id})`.mapWith(
+    table.createdAt,
+  )
+}
+
+function videoColumns(userId: string) {
+  return {
+    id: youtubeVideos.id,
+    title: youtubeVideos.title,
+    thumbnail: youtubeVideos.thumbnail,
+    description: youtubeVideos.description,
+    publishedAt: youtubeVideos.publishedAt,
+    duration: youtubeVideos.duration,
+    categoryId: youtubeVideos.categoryId,
+    categoryName: sql<string | null>`(select ${youtubeVideoCategories.name} from ${youtubeVideoCategories} where ${youtubeVideoCategories.id} = ${youtubeVideos.categoryId})`,
+    channelId: youtubeChannels.id,
+    channelTitle: youtubeChannels.title,
+    channelThumbnail: youtubeChannels.thumbnail,
+    liked: markOf(youtubeLikes, userId),
+    queued: markOf(youtubeQueueEntries, userId),
+    watched: markOf(youtubeWatches, userId),
+  }
+}
+
+type VideoRow = {
+  id: string
+  title: string
+  thumbnail: string
+  description: string
+  publishedAt: Date
+  duration: number
+  categoryId: number
+  categoryName: string | null
+  channelId: string
+  channelTitle: string
+  channelThumbnail: string
+  liked: Date | null
+  queued: Date | null
+  watched: Date | null
+}
+
+export function toVideoJson(row: VideoRow, mediaUrl?: string): VideoJson {
+  return {
+    id: row.id,
+    title: row.title,
+    thumbnail: row.thumbnail,
+    description: row.description,
+    publishedAt: row.publishedAt.toISOString(),
+    duration: row.duration,
+    category: { id: row.categoryId, name: row.categoryName ?? fallbackCategoryName(row.categoryId) },
+    channel: { id: row.channelId, title: row.channelTitle, thumbnail: row.channelThumbnail },
+    liked: row.liked?.toISOString() ?? null,
+    queued: row.queued?.toISOString() ?? null,
+    watched: row.watched?.toISOString() ?? null,
+    mediaUrl: mediaUrl ? `${mediaUrl.replace(/\/+$/, '')}/${row.id}.webm` : null,
+  }
+}
+
+/**
+ * Videos with their channel; the category name and the user's marks are
+ * scalar subqueries rather than joins. Same result, but the planner has two
+ * tables to order instead of six: planning the joined form took 20-80 ms
+ * on the benchmark's data, more than running it (docs/decisions/026).
+ */
+function videoSelect(db: Tx, userId: string) {
+  return db
+    .select(videoColumns(userId))
+    .from(youtubeVideos)
+    .innerJoin(youtubeChannels, eq(youtubeChannels.id, youtubeVideos.channelId))
+    .$dynamic()
+}
+
+function subscribedChannels(userId: string, column: SQL.Aliased | typeof youtubeVideos.channelId | typeof youtubeChannelVideoCounts.channelId): SQL {
+  return sql`${column} in (select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null)`
+}
+
+export interface VideoFilter {
+  page: number
+  perPage: number
+  categories?: number[]
+  channelId?: string
+  likedOnly?: boolean
+  queuedOnly?: boolean
+}
+
+/**
+ * The feed's two queries (a page of rows, the total count), unexecuted so the
+ * benchmark can time their bare SQL. Without flags: videos of the user's
+ * subscriptions, newest first; `channelId`: that channel's; liked/queued:
+ * across all videos, by like time (newest first) or queue time (oldest first).
+ *
+ * The page is found first as bare ids and sort keys (an index-only scan),
+ * then only those rows are joined to their details: with OFFSET, details
+ * selected in one query would be computed for every skipped row too.
+ */
+export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
+  const marked = f.likedOnly || f.queuedOnly
+  const where: SQL[] = []
+  if (f.categories?.length) where.push(inArray(youtubeVideos.categoryId, f.categories))
+  if (f.channelId) where.push(eq(youtubeVideos.channelId, f.channelId))
+  else if (!marked) where.push(subscribedChannels(userId, youtubeVideos.channelId))
+  const cond = where.length ? and(...where) : undefined
+
+  const [k1, k2, direction] = f.likedOnly
+    ? [youtubeLikes.createdAt, youtubeLikes.videoId, desc]
+    : f.queuedOnly
+      ? [youtubeQueueEntries.createdAt, youtubeQueueEntries.videoId, asc]
+      : [youtubeVideos.publishedAt, youtubeVideos.id, desc]
+  let ids = db
+    .select({ id: sql<string>`${youtubeVideos.id}`.as('page_id'), k1: sql`${k1}`.as('k1'), k2: sql`${k2}`.as('k2') })
+    .from(youtubeVideos)
+    .$dynamic()
+  if (f.likedOnly) {
+    ids = ids.innerJoin(youtubeLikes, and(eq(youtubeLikes.videoId, youtubeVideos.id), eq(youtubeLikes.userId, userId)))
+  }
+  if (f.queuedOnly) {
+    ids = ids.innerJoin(
+      youtubeQueueEntries,
+      and(eq(youtubeQueueEntries.videoId, youtubeVideos.id), eq(youtubeQueueEntries.userId, userId)),
+    )
+  }
+  const page = ids
+    .where(cond)
+    .orderBy(direction(k1), direction(k2))
+    .limit(f.perPage)
+    .offset((f.page - 1) * f.perPage)
+    .as('page')
+  const rows = db
+    .select(videoColumns(userId))
+    .from(page)
+    .innerJoin(youtubeVideos, eq(youtubeVideos.id, page.id))
+    .innerJoin(youtubeChannels, eq(youtubeChannels.id, youtubeVideos.channelId))
+    .orderBy(direction(page.k1), direction(page.k2))
+
+  if (!marked) {
+    // channel feeds count from the per-channel, per-category totals
+    const c = youtubeChannelVideoCounts
+    const countWhere: SQL[] = [f.channelId ? eq(c.channelId, f.channelId) : subscribedChannels(userId, c.channelId)]
+    if (f.categories?.length) countWhere.push(inArray(c.categoryId, f.categories))
+    const total = db
+      .select({ n: sql<number>`coalesce(sum(${c.videos}), 0)`.mapWith(Number) })
+      .from(c)
+      .where(and(...countWhere))
+    return { rows, total }
+  }
+  // liked/queued lists count the user's marks, joining videos only to filter by category
+  const mark = f.likedOnly ? youtubeLikes : youtubeQueueEntries
+  let total = db.select({ n: count() }).from(mark).$dynamic()
+  if (f.likedOnly && f.queuedOnly) {
+    total = total.innerJoin(
+      youtubeQueueEntries,
+      and(eq(youtubeQueueEntries.videoId, youtubeLikes.videoId), eq(youtubeQueueEntries.userId, userId)),
+    )
+  }
+  const countWhere: SQL[] = [eq(mark.userId, userId)]
+  if (f.categories?.length) {
+    total = total.innerJoin(youtubeVideos, eq(youtubeVideos.id, mark.videoId))
+    countWhere.push(inArray(youtubeVideos.categoryId, f.categories))
+  }
+  return { rows, total: total.where(and(...countWhere)) }
+}
+
+export async function listVideos(db: Tx, userId: string, f: VideoFilter, mediaUrl?: string): Promise<{ videos: VideoJson[]; totalPages: number }> {
+  const q = feedQueries(db, userId, f)
+  // two connections on PostgreSQL: the page and its count at the same time
+  const [rows, [total]] = await Promise.all([q.rows, q.total])
+  return {
+    videos: rows.map((r) => toVideoJson(r, mediaUrl)),
+    totalPages: Math.ceil((total?.n ?? 0) / f.perPage),
+  }
+}
+
+export async function getVideo(db: Tx, userId: string, id: string, mediaUrl?: string): Promise<VideoJson | null> {
+  const [row] = await videoSelect(db, userId).where(eq(youtubeVideos.id, id))
+  return row ? toVideoJson(row, mediaUrl) : null
+}
+
+/** Same category, the video itself excluded, newest first. */
+export async function relatedVideos(db: Tx, userId: string, video: VideoJson, limit: number, mediaUrl?: string): Promise<VideoJson[]> {
+  if (limit === 0) return []
+  const rows = await videoSelect(db, userId)
+    .where(and(eq(youtubeVideos.categoryId, video.category.id), ne(youtubeVideos.id, video.id)))
+    .orderBy(desc(youtubeVideos.publishedAt), desc(youtubeVideos.id))
+    .limit(limit)
+  return rows.map((r) => toVideoJson(r, mediaUrl))
+}

@@ -1,0 +1,74 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Tx } from '../../db/client.ts'
+import type { ApiVideo } from '../client.ts'
+import { fallbackCategoryName } from '../categories.ts'
+import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos } from '../tables.ts'
+
+// Storing videos and their categories.
+
+/** Which of `ids` are already stored. */
+export async function knownVideoIds(db: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await db.select({ id: youtubeVideos.id }).from(youtubeVideos).where(inArray(youtubeVideos.id, ids))
+  return new Set(rows.map((r) => r.id))
+}
+
+/** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns how many were new. */
+export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<number> {
+  if (videos.length === 0) return 0
+  const categoryIds = [...new Set(videos.map((v) => v.categoryId))]
+  await db
+    .insert(youtubeVideoCategories)
+    .values(categoryIds.map((id) => ({ id, name: fallbackCategoryName(id) })))
+    .onConflictDoNothing()
+  const counts = new Map<string, { channelId: string; categoryId: number; videos: number }>()
+  let added = 0
+  for (let i = 0; i < videos.length; i += 500) {
+    const rows = await db
+      .insert(youtubeVideos)
+      .values(videos.slice(i, i + 500))
+      .onConflictDoNothing()
+      .returning({ channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId })
+    added += rows.length
+    for (const r of rows) {
+      const key = `${r.channelId}/${r.categoryId}`
+      const entry = counts.get(key) ?? { ...r, videos: 0 }
+      entry.videos++
+      counts.set(key, entry)
+    }
+  }
+  // only rows really inserted are counted, so a concurrent insert of the same ids cannot count twice
+  if (counts.size) {
+    await db
+      .insert(youtubeChannelVideoCounts)
+      .values([...counts.values()])
+      .onConflictDoUpdate({
+        target: [youtubeChannelVideoCounts.channelId, youtubeChannelVideoCounts.categoryId],
+        set: { videos: sql`${youtubeChannelVideoCounts.videos} + excluded.videos` },
+      })
+  }
+  return added
+}
+
+export async function upsertCategories(db: Tx, categories: { id: number; name: string; assignable: boolean }[]) {
+  if (categories.length === 0) return
+  await db
+    .insert(youtubeVideoCategories)
+    .values(categories)
+    .onConflictDoUpdate({
+      target: youtubeVideoCategories.id,
+      set: { name: sql`excluded.name`, assignable: sql`excluded.assignable`, updatedAt: sql`now()` },
+    })
+}
+
+export async function listCategories(db: Tx) {
+  return db
+    .select({ id: youtubeVideoCategories.id, name: youtubeVideoCategories.name })
+    .from(youtubeVideoCategories)
+    .orderBy(asc(youtubeVideoCategories.name), asc(youtubeVideoCategories.id))
+}
+
+export async function videoExists(db: Tx, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: youtubeVideos.id }).from(youtubeVideos).where(eq(youtubeVideos.id, id))
+  return !!row
+}

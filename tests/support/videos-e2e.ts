@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
+import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
+import { CHROMIUM_PATH } from './browser.ts'
+import { REPO_ROOT, run, type ServerProcess, startServerProcess } from './server-process.ts'
+import { ensureWebBuild } from './web-build.ts'
+
+// The video area end to end (tests/e2e/videos-*.test.ts): the built web app in
+// Debian's Chromium against the real server process (job queue, WebSocket) and
+// the fake YouTube server with its local WebM clips, so the autoplay player
+// runs on the HTML5 backend. Everything listens on 127.0.0.1; nothing leaves
+// loopback. Each test file calls setUpVideoArea() once and gets its own fake,
+// server, data folder and signed-in page (the bindings below).
+
+export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
+const EMAIL = 'videos-e2e@example.com'
+const PASSWORD = 'videos-e2e-password'
+export const DESKTOP = { width: 1280, height: 800 }
+export const PHONE = { width: 390, height: 760 }
+
+export let fake: FakeYoutube
+export let server: ServerProcess
+export let browser: Browser
+export let context: BrowserContext
+export let page: Page
+export let workDir: string
+let dataDir: string
+export const pageErrors: string[] = []
+export const consoleProblems: string[] = []
+/** Timings for the closing note (printed at the end). */
+export const perf: Record<string, unknown> = {}
+
+/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
+export function setUpVideoArea() {
+  beforeAll(async () => {
+    // one process runs several files: each starts clean
+    pageErrors.length = 0
+    consoleProblems.length = 0
+    for (const key of Object.keys(perf)) delete perf[key]
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-videos-e2e-'))
+    workDir = mkdtempSync(join(tmpdir(), 'tunefeed-videos-e2e-files-'))
+    ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true }), ensureWebBuild()])
+
+    // a verified account, made on the data folder before the server holds its lock
+    const created = await run([process.execPath, 'scripts/admin.ts', 'create-user', EMAIL, PASSWORD], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, 120_000)
+    if (created.code !== 0) throw new Error(`create-user failed: ${created.stdout}\n${created.stderr}`)
+    // the category names (the scheduler does this daily; the 'Categories' filter shows once they exist)
+    const categories = await run([process.execPath, 'scripts/admin.ts', 'youtube-refresh-categories'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...fake.env }, 120_000)
+    if (categories.code !== 0) throw new Error(`youtube-refresh-categories failed: ${categories.stdout}\n${categories.stderr}`)
+
+    ;[server, browser] = await Promise.all([
+      startServerProcess({ DATA_DIR: dataDir, ...fake.env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
+      chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
+        headless: true,
+      }),
+    ])
+    context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP })
+    page = await context.newPage()
+    page.on('pageerror', (err) => pageErrors.push(err.message))
+    page.on('console', (msg) => {
+      // 4xx answers the page expects (an unknown handle, a missing user channel) are logged as resource errors
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) consoleProblems.push(msg.text())
+    })
+    // never let the page reach past loopback (the YouTube IFrame API, fonts, anything)
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/]|\[::1\])/, (route) => route.abort())
+
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(EMAIL)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await page.waitForURL((url) => url.pathname === '/music/downloader')
+  }, 240_000)
+
+  afterAll(async () => {
+    if (Object.keys(perf).length) console.log('video area performance:', JSON.stringify(perf, null, 2))
+    await context?.close()
+    await browser?.close()
+    await server?.stop()
+    await fake?.stop()
+    for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+}
+
+/** The closing test of a file: nothing went wrong on the page meanwhile. */
+export function noPageErrors() {
+  test('no page errors', () => {
+    expect(pageErrors).toEqual([])
+    expect(consoleProblems).toEqual([])
+  })
+}
+
+// --- helpers ------------------------------------------------------------------
+
+export const cards = () => page.locator('article[data-video-id]')
+export const card = (id: string) => page.locator(`article[data-video-id="${id}"]`)
+export const footer = () => page.locator('footer')
+export const progressSlider = () => footer().getByRole('slider', { name: 'Progress' })
+export const search = () => new URL(page.url()).searchParams
+
+export async function shot(name: string, target: Page = page) {
+  // the thumbnails in view have loaded (lazy ones further down have not started)
+  await target
+    .waitForFunction(
+      () =>
+        [...document.images]
+          .filter((img) => {
+            const r = img.getBoundingClientRect()
+            return r.bottom > 0 && r.top < innerHeight && r.width > 0
+          })
+          .every((img) => img.complete),
+      null,
+      { timeout: 10_000 },
+    )
+    .catch(() => {})
+  await target.waitForTimeout(400) // transitions and tooltips settle
+  await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+export async function api<T>(path: string): Promise<T> {
+  const res = await page.request.get(path)
+  if (!res.ok()) throw new Error(`${path}: ${res.status()} ${await res.text()}`)
+  return (await res.json()) as T
+}
+
+export type VideoJson = {
+  id: string
+  title: string
+  liked: string | null
+  queued: string | null
+  watched: string | null
+  category: { name: string }
+  channel: { title: string }
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeout = 30_000): Promise<T> {
+  const end = Date.now() + timeout
+  for (;;) {
+    const value = await probe()
+    if (value) return value
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await Bun.sleep(150)
+  }
+}
+
+/** Subscribes through the API; returns the channel id (its first refresh runs on). */
+export async function subscribe(handle: string): Promise<string> {
+  const res = await page.request.put(`/api/youtube/subscriptions/user?channel_id=${encodeURIComponent(handle)}`)
+  expect(res.status()).toBe(200)
+  return ((await res.json()) as { id: string }).id
+}
+
+/** Subscribes through the API and waits until the channel's first refresh has stored its videos. */
+export async function subscribeAndWait(handle: string, minVideos: number) {
+  const id = await subscribe(handle)
+  await until(`${handle} refreshed`, async () => {
+    const channel = await api<{ updating: boolean }>(`/api/youtube/channels/${id}`)
+    const list = await api<{ totalPages: number }>(`/api/youtube/videos/list?channel_id=${id}&per_page=1`)
+    return !channel.updating && list.totalPages >= minVideos
+  }, 60_000)
+  return id
+}
+
+/** The list finished loading (no fetch in flight). */
+export async function listSettled() {
+  await page.locator('section[aria-label="Video list"][aria-busy=false]').waitFor()
+}
+
+/** Title of the video the footer player holds. */
+export async function footerTitle(): Promise<string> {
+  return (await footer().getByRole('link', { name: /^Video: / }).getAttribute('title')) ?? ''
+}
+
+export async function waitForFooterTitle(title: string, timeout = 20_000) {
+  await page.waitForFunction(
+    (t) => document.querySelector('footer a[aria-label^="Video: "]')?.getAttribute('title') === t,
+    title,
+    { timeout },
+  )
+}
+
+/** Waits until the HTML5 player holds this video's clip (its metadata read). */
+export async function clipLoaded(id: string, target: Page = page) {
+  await target.waitForFunction(
+    (vid) => {
+      const v = document.querySelector('video[data-player=html5]') as HTMLVideoElement | null
+      return !!v && v.currentSrc.includes(`/${vid}.webm`) && v.readyState >= 1
+    },
+    id,
+    { timeout: 15_000 },
+  )
+}
+
+/** Changes the playing clip: rate, and/or the position (seconds, or `end` for 0.3 s before its end). */
+export async function setClip(opts: { rate?: number; defaultRate?: number; at?: number | 'end' }, target: Page = page) {
+  await target.evaluate((o) => {
+    const v = document.querySelector('video[data-player=html5]') as HTMLVideoElement
+    if (o.defaultRate !== undefined) v.defaultPlaybackRate = o.defaultRate
+    if (o.rate !== undefined) v.playbackRate = o.rate
+    if (o.at !== undefined) v.currentTime = o.at === 'end' ? v.duration - 0.3 : o.at
+  }, opts)
+}
+
+export async function videoTime(): Promise<number> {
+  return page.evaluate(() => (document.querySelector('video[data-player=html5]') as HTMLVideoElement | null)?.currentTime ?? -1)
+}
