@@ -7,6 +7,7 @@ import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
 import { attachPgBridge } from './ws/pg-bridge.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
+import { serveAdminChannel } from './admin/channel.ts'
 
 export interface RunningServer {
   port: number
@@ -35,6 +36,9 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     maxRequestBodySize: env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE,
   })
   ctx.hub.attach(server)
+  // the local admin channel: scripts/admin.ts runs its commands in this process (src/admin/channel.ts)
+  const { runCommand } = await import('../scripts/admin.ts')
+  const channel = await serveAdminChannel(env.DATA_DIR, (argv, io) => runCommand(argv, io, env, ctx))
   // start: the worker runs once the database is open and the hub can reach sockets
   await jobs.start()
   const sweep = setInterval(
@@ -48,6 +52,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     // stop
     async stop() {
       clearInterval(sweep)
+      channel?.stop()
       await server.stop()
       await jobs.stop()
       await bridge?.close()
