@@ -1,5 +1,6 @@
 import { musicJobs } from '../music/jobs.ts'
 import { youtubeJobs } from '../youtube/jobs.ts'
+import { notificationJobs } from '../notifications/jobs.ts'
 import type { JobModule } from './types.ts'
 
 /**
@@ -9,4 +10,5 @@ import type { JobModule } from './types.ts'
 export const jobModules: JobModule[] = [
   musicJobs,
   youtubeJobs,
+  notificationJobs,
 ]

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
+import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
 import { publishMusicEvent, runMusicJob } from './pipeline.ts'
 import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
@@ -11,10 +12,30 @@ import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUn
 export const musicRun: JobDefinition<{ jobId: string }> = {
   name: 'music.run',
   payload: z.object({ jobId: z.uuid() }),
-  run: (ctx, { jobId }, job) => runMusicJob(ctx, jobId, job),
+  async run(ctx, { jobId }, job) {
+    const before = await getMusicJob(ctx.db, jobId)
+    await runMusicJob(ctx, jobId, job)
+    const row = await getMusicJob(ctx.db, jobId)
+    if (before && !before.completed && row?.completed) {
+      await notifyUsers(ctx, [row.userId], 'onJobFinished', {
+        event: 'job.finished',
+        title: 'Music job finished',
+        text: `${row.artist} - ${row.title} is ready to download.`,
+        url: pageUrl(ctx, '/music/downloader'),
+        items: [],
+      })
+    }
+  },
   async onGiveUp(ctx, { jobId }, error) {
     const row = await failMusicJob(ctx.db, jobId, error.message)
     if (!row) return
+    await notifyUsers(ctx, [row.userId], 'onJobFailed', {
+      event: 'job.failed',
+      title: 'Music job failed',
+      text: `${row.artist} - ${row.title}: ${error.message}`,
+      url: pageUrl(ctx, '/music/downloader'),
+      items: [],
+    })
     await rm(workDir(jobDir(ctx.env.DATA_DIR, row.userId, row.id)), { recursive: true, force: true })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
   },

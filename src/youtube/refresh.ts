@@ -107,7 +107,12 @@ async function newUploadIds(
 export async function refreshChannel(
   ctx: YoutubeCtx,
   input: { channelId: string; dateAfter?: Date },
-  opts: { signal?: AbortSignal; client?: YoutubeClient } = {},
+  opts: {
+    signal?: AbortSignal
+    client?: YoutubeClient
+    /** Called once with the videos this refresh added (not for a channel's first fill); must not throw. */
+    onNews?: (channel: { id: string; title: string }, videos: { id: string; title: string }[]) => Promise<void>
+  } = {},
 ): Promise<RefreshOutcome> {
   const client = opts.client ?? youtubeClientFor(ctx, opts.signal)
   let channel = await getChannel(ctx.db, input.channelId)
@@ -131,15 +136,20 @@ export async function refreshChannel(
   try {
     const { ids, via } = await newUploadIds(ctx, client, channel, input.dateAfter)
     const videos = (await client.videos(ids)).filter((v) => v.channelId === channel.id)
-    const added = await ctx.db.transaction(async (tx) => {
-      const n = await insertVideos(tx, videos)
+    const inserted = await ctx.db.transaction(async (tx) => {
+      const ids = await insertVideos(tx, videos)
       await tx
         .update(youtubeChannels)
         .set({ refreshedAt: sql`now()`, refreshError: null })
         .where(eq(youtubeChannels.id, channel.id))
-      return n
+      return new Set(ids)
     })
+    const added = inserted.size
     log.info('channel refreshed', { channelId: channel.id, added, via })
+    // a first fill of a channel is its back catalogue, not news
+    if (channel.refreshedAt && added && opts.onNews) {
+      await opts.onNews({ id: channel.id, title: channel.title }, videos.filter((v) => inserted.has(v.id)))
+    }
     return { status: 'done', added, via }
   } catch (err) {
     if (err instanceof QuotaExhausted) {

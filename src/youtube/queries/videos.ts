@@ -14,23 +14,24 @@ export async function knownVideoIds(db: Tx, ids: string[]): Promise<Set<string>>
 }
 
 /** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns how many were new. */
-export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<number> {
-  if (videos.length === 0) return 0
+/** Stores new videos; returns the ids of those really inserted (known ones are skipped). */
+export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]> {
+  if (videos.length === 0) return []
   const categoryIds = [...new Set(videos.map((v) => v.categoryId))]
   await db
     .insert(youtubeVideoCategories)
     .values(categoryIds.map((id) => ({ id, name: fallbackCategoryName(id) })))
     .onConflictDoNothing()
   const counts = new Map<string, { channelId: string; categoryId: number; videos: number }>()
-  let added = 0
+  const added: string[] = []
   for (let i = 0; i < videos.length; i += 500) {
     const rows = await db
       .insert(youtubeVideos)
       .values(videos.slice(i, i + 500))
       .onConflictDoNothing()
-      .returning({ channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId })
-    added += rows.length
-    for (const r of rows) {
+      .returning({ id: youtubeVideos.id, channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId })
+    for (const { id, ...r } of rows) {
+      added.push(id)
       const key = `${r.channelId}/${r.categoryId}`
       const entry = counts.get(key) ?? { ...r, videos: 0 }
       entry.videos++
