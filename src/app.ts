@@ -34,7 +34,7 @@ const STATUS_TEXT: Record<number, string> = {
  * API responses are JSON or files, never pages: they get a short fixed set of
  * security headers (nothing may render or frame them) instead of the page
  * policy below, which costs several microseconds per request to build and
- * send. See docs/decisions/001-auth-limits-and-codes.md.
+ * send. See docs/decisions/006-api-security-headers.md.
  */
 const API_SECURITY_HEADERS: [string, string][] = [
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts'
 /**
  * In-memory cache of validated sessions, keyed by the session id (the token's
  * SHA-256), so the session check on every request does not go to the
- * database. See docs/decisions/001-auth-limits-and-codes.md.
+ * database. See docs/decisions/004-session-cache.md.
  *
  * - An entry is trusted for at most `ttlMs` (5 s), then re-read: a change made
  *   by another process (logout or reset there, `scripts/admin.ts`, a test

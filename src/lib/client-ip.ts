@@ -4,7 +4,7 @@ import { getConnInfo } from 'hono/bun'
 /**
  * The caller's address: behind a trusted proxy, the last X-Forwarded-For
  * entry (the one our proxy appended; earlier entries are whatever the client
- * sent and can be forged), else the socket's. See docs/decisions/001-auth-limits-and-codes.md.
+ * sent and can be forged), else the socket's. See docs/decisions/003-rate-limit-keys.md.
  */
 export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {

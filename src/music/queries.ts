@@ -87,7 +87,7 @@ export async function listExpiredMusicJobs(db: Db, before: Date, limit = 500) {
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
-/** The API shape (API.md, Music): URLs point at this server's authenticated routes. */
+/** The API shape (docs/api.md#music-job-shape): URLs point at this server's authenticated routes. */
 export function toMusicJob(row: MusicJobRow): MusicJob {
   const base = `/api/music/jobs/${row.id}`
   return {

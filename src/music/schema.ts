@@ -50,7 +50,7 @@ export const videoUrlQuery = z.object({ video_url: z.string({ error: 'Required' 
 export const artworkUrlQuery = z.object({ artwork_url: z.string({ error: 'Required' }).max(4096).pipe(httpUrl) })
 export const jobIdParam = z.object({ id: z.string() })
 
-/** A job as GET /jobs/list answers it (API.md, Music). */
+/** A job as GET /jobs/list answers it (docs/api.md#music-job-shape). */
 export interface MusicJob {
   id: string
   videoUrl: string | null

@@ -1,6 +1,6 @@
 /**
  * YouTube's video categories (regionCode US), after the spec's table in
- * SPEC.md section 3. The spec lists "scifi fantasy 38", which it itself marks
+ * docs/product.md#video-categories. The spec listed "scifi fantasy 38", which it itself marked
  * as a probable mistake: YouTube's id is 40 (38 is Foreign), and the spec's
  * table leaves out 34 (Comedy, a second one). See docs/decisions/022.
  *

@@ -24,7 +24,7 @@ describe('music downloader form in the browser', () => {
     await waitForPreview(null)
     await page.locator('[data-testid="live-state"][data-state="live"]').waitFor()
 
-    // SPEC 5: the link is required unless a file is chosen ('Invalid Link'); title, artist, album 'Required'
+    // docs/product.md#music-form: the link is required unless a file is chosen ('Invalid Link'); title, artist, album 'Required'
     await submit()
     await page.getByText('Invalid Link').waitFor()
     expect(await page.getByText('Required', { exact: true }).count()).toBe(3)
@@ -33,7 +33,7 @@ describe('music downloader form in the browser', () => {
     await field('Video URL').fill('https://example.invalid/watch?v=1')
     await page.getByText('Invalid Link').waitFor({ state: 'hidden' })
 
-    // SPEC 5: the album follows the title
+    // docs/product.md#album-from-title: the album follows the title
     await field('Title').fill('Blue Monday (Extended Mix)')
     expect(await value('album')).toBe('Blue Monday - Mix')
     await field('Title').fill('Never Gonna Give You Up')

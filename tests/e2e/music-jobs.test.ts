@@ -42,7 +42,7 @@ describe('music downloader jobs in the browser', () => {
     media.slowRate = 64 * 1024
     await submit()
     await page.getByText('Job Created Successfully').first().waitFor()
-    // SPEC 8: then the video URL, artwork URL and title are cleared; the rest stays
+    // docs/product.md#music-downloader: then the video URL, artwork URL and title are cleared; the rest stays
     await waitForValue('video_url', '')
     expect(await value('artwork_url')).toBe('')
     expect(await value('title')).toBe('')

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 
 /**
- * `value` once it has stayed the same for `delayMs` (SPEC 9: 500 ms for the URL
+ * `value` once it has stayed the same for `delayMs` (docs/product.md#constants: 500 ms for the URL
  * and artwork inputs). The setter makes a value current at once, for values
  * the app sets itself (tags, prefill, clearing) rather than the user typing.
  */

@@ -14,7 +14,7 @@ export type UseFormOptions<T extends Values, S extends z.ZodType> = {
 
 /**
  * Small form state for our forms: values, per-field errors, validation on
- * submit and, once submitted, again on every change (SPEC 5 "revalidates").
+ * submit and, once submitted, again on every change (docs/product.md#account-forms).
  */
 export function useForm<T extends Values, S extends z.ZodType>({ initialValues, schema, required = [] }: UseFormOptions<T, S>) {
   const [values, setValues] = useState<T>(initialValues)

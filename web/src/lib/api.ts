@@ -18,7 +18,7 @@ function timedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Respo
 export const client = hc<AppType>(window.location.origin, { fetch: timedFetch as typeof fetch })
 export const api = client.api
 
-/** SPEC 8 client error kinds: a network failure, a timeout, an unparsable body, or the HTTP status. */
+/** docs/product.md#client-errors: the client error kinds: a network failure, a timeout, an unparsable body, or the HTTP status. */
 export type ApiErrorKind = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR' | number
 
 export class ApiError extends Error {
@@ -46,7 +46,7 @@ export function detailOf(data: unknown, raw: string): string {
 
 /**
  * Sends a typed request and returns its 2xx body (null for an empty body).
- * Everything else throws an ApiError carrying one of the SPEC 8 kinds.
+ * Everything else throws an ApiError carrying one of the kinds of docs/product.md#client-errors.
  *
  *     const user = await request(api.auth.login.$post({ json: { email, password } }))
  */

@@ -1,4 +1,4 @@
-/** Route `head` for a page: the document title "<Page> | Tunefeed" (SPEC 1). */
+/** Route `head` for a page: the document title "<Page> | Tunefeed" (docs/product.md#layout). */
 export function pageTitle(page: string) {
   return { meta: [{ title: `${page} | Tunefeed` }] }
 }

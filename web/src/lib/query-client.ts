@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query'
 import { ApiError } from './api.ts'
 
-/** SPEC 9: re-fetch on mount when older than 60 s, keep unused data 60 s, re-fetch after reconnecting. */
+/** docs/product.md#cached-data: re-fetch on mount when older than 60 s, keep unused data 60 s, re-fetch after reconnecting. */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

@@ -1,5 +1,5 @@
 /**
- * Query keys, one root per cached data tag of SPEC 3 (the first key element
+ * Query keys, one root per cached data tag of docs/product.md#cached-data (the first key element
  * is the tag), so `invalidateQueries({ queryKey: queryKeys.webDav.all })`
  * refreshes everything of one type. Add narrower keys under the same root.
  */

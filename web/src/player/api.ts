@@ -37,7 +37,7 @@ export function saveProgress(id: string, playedSeconds: number, duration: number
 }
 
 /**
- * PUT .../watch, shown at once in every cached list and page (SPEC 4: the
+ * PUT .../watch, shown at once in every cached list and page (docs/product.md#video-marks: the
  * watch call is sent once playback passes 20 s); rolled back when it fails.
  */
 export async function markWatched(id: string, client: QueryClient = queryClient): Promise<boolean> {

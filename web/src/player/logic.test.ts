@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { arrivalIndex, formatTime, percentPlayed, resumePosition, shouldMarkWatched, step } from './logic.ts'
 
-describe('step (SPEC 4: previous/next, page boundaries)', () => {
+describe('step (docs/product.md#autoplay: previous/next, page boundaries)', () => {
   const at = (index: number, page = 2, totalPages = 3, length = 48) => ({ index, length, page, totalPages })
 
   test('moves by one inside a page', () => {
@@ -30,7 +30,7 @@ describe('step (SPEC 4: previous/next, page boundaries)', () => {
   })
 })
 
-describe('watched after 20 s (SPEC 4, 9)', () => {
+describe('watched after 20 s (docs/product.md#video-marks)', () => {
   test('only past 20 s and only when not yet watched', () => {
     expect(shouldMarkWatched(20, null)).toBe(false)
     expect(shouldMarkWatched(20.5, null)).toBe(true)

@@ -1,5 +1,5 @@
 /**
- * Pure rules of the autoplay player (SPEC 4), kept apart from the store so
+ * Pure rules of the autoplay player (docs/product.md#autoplay), kept apart from the store so
  * they can be tested without a browser.
  */
 
@@ -13,7 +13,7 @@ export type Step =
   | { kind: 'none' }
 
 /**
- * SPEC 4: previous/next change the index by one; past the page's last item
+ * docs/product.md#autoplay: previous/next change the index by one; past the page's last item
  * the next page loads at index 0; below 0 the previous page loads at its
  * last item. Nothing happens past the very first or very last video.
  */
@@ -30,7 +30,7 @@ export function arrivalIndex(at: 'first' | 'last', length: number): number {
   return at === 'last' ? Math.max(0, length - 1) : 0
 }
 
-/** SPEC 4 and 9: a video counts as watched once playback passes 20 s. */
+/** docs/product.md#video-marks: a video counts as watched once playback passes 20 s. */
 export const WATCHED_AFTER_SECONDS = 20
 
 export function shouldMarkWatched(playedSeconds: number, watched: string | null | undefined): boolean {
@@ -56,7 +56,7 @@ export function formatTime(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
 }
 
-/** Played share in percent, 0 to 100 (SPEC 2: the slider runs from 0 to 100). */
+/** Played share in percent, 0 to 100 (docs/product.md#autoplay-player: the slider runs from 0 to 100). */
 export function percentPlayed(playedSeconds: number, duration: number): number {
   if (!(duration > 0)) return 0
   return Math.min(100, Math.max(0, (playedSeconds / duration) * 100))

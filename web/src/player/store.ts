@@ -72,7 +72,7 @@ export function setAutoplay(on: boolean, s: PlayerState = playerStore) {
   s.playing = on
 }
 
-/** Leaving the list clears it (SPEC 4) and hides the footer. */
+/** Leaving the list clears it (docs/product.md#autoplay) and hides the footer. */
 export function clearPlayer(s: PlayerState = playerStore) {
   clear(s)
   s.autoplay = false
@@ -147,7 +147,7 @@ export function ended(s: PlayerState = playerStore) {
   if (!move(s, 1)) s.playing = false
 }
 
-/** Chosen in the queue panel: becomes current and starts from 0 (SPEC 4). */
+/** Chosen in the queue panel: becomes current and starts from 0 (docs/product.md#autoplay). */
 export function choose(index: number, s: PlayerState = playerStore) {
   if (index < 0 || index >= s.list.length) return
   start(s, index, 'zero')

@@ -18,7 +18,7 @@ export type TrackingOptions = {
 
 /**
  * What playback reports to the server: the watch call once playback passes
- * 20 s of an unwatched video (SPEC 4), and the position, so the video
+ * 20 s of an unwatched video (docs/product.md#video-marks), and the position, so the video
  * resumes there later, on this device or another.
  */
 export function usePlaybackTracking({ video, session = 0, playedSeconds, duration, playing, onWatched }: TrackingOptions) {

@@ -10,7 +10,7 @@ export interface RouterContext {
 export const Route = createRootRouteWithContext<RouterContext>()({
   head: () => ({ meta: [{ title: 'Tunefeed' }] }),
   component: RootLayout,
-  // SPEC 2: any unknown path goes to the music downloader
+  // docs/product.md#routes: any unknown path goes to the music downloader
   notFoundComponent: () => <Navigate to="/music/downloader" replace />,
 })
 

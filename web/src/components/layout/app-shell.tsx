@@ -9,7 +9,7 @@ import { SideNav } from './side-nav.tsx'
 import { FOOTER_HEIGHT, HEADER_HEIGHT, NAVBAR_WIDTH } from './sizes.ts'
 
 /**
- * Shell of the signed-in area (SPEC 1): 60 px header, 200 px side navigation
+ * Shell of the signed-in area (docs/product.md#layout): 60 px header, 200 px side navigation
  * (burger below md), and a 100 px footer only while autoplay is on.
  */
 export function AppShell({ children }: { children: ReactNode }) {

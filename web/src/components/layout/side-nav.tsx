@@ -38,7 +38,7 @@ export type SideNavProps = {
   open: boolean
 }
 
-/** SPEC 2 side navigation: 200 px wide, collapsing into the burger below the md breakpoint. */
+/** docs/product.md#side-navigation: 200 px wide, collapsing into the burger below the md breakpoint. */
 export function SideNav({ open }: SideNavProps) {
   return (
     <styled.nav

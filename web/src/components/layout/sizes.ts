@@ -1,4 +1,4 @@
-/** SPEC 1 and 9: fixed shell sizes in px. */
+/** docs/product.md#layout and docs/product.md#constants: fixed shell sizes in px. */
 export const HEADER_HEIGHT = 60
 export const NAVBAR_WIDTH = 200
 export const FOOTER_HEIGHT = 100

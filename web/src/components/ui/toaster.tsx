@@ -5,7 +5,7 @@ import { styled } from 'styled-system/jsx'
 import { toast } from 'styled-system/recipes'
 import { IconButton } from './button.tsx'
 
-/** SPEC 9: bottom-right, auto-close 4000 ms, at most 5 shown (more wait), width 440, 250 ms transition. */
+/** docs/product.md#constants: bottom-right, auto-close 4000 ms, at most 5 shown (more wait), width 440, 250 ms transition. */
 export const toaster = createToaster({
   placement: 'bottom-end',
   duration: 4000,

@@ -7,7 +7,7 @@ export function useLogin() {
   return useMutation({
     mutationFn: (json: { email: string; password: string }) => request(api.auth.login.$post({ json })),
     onSuccess: async (user) => {
-      // SPEC 4: logging in refreshes all cached data of every type
+      // docs/product.md#session: logging in refreshes all cached data of every type
       await queryClient.invalidateQueries()
       queryClient.setQueryData(queryKeys.user.session(), user)
     },

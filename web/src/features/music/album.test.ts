@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { albumFromTitle } from './album.ts'
 
-describe('albumFromTitle (SPEC 5)', () => {
+describe('albumFromTitle (docs/product.md#album-from-title)', () => {
   test('no parentheses: the title and " - Single"', () => {
     expect(albumFromTitle('Blue Monday')).toBe('Blue Monday - Single')
     expect(albumFromTitle('Intro')).toBe('Intro - Single')

@@ -1,5 +1,5 @@
 /**
- * SPEC 5: the album derived from a track title.
+ * docs/product.md#album-from-title: the album derived from a track title.
  *
  *  1. the text before the first parenthesis, trimmed;
  *  2. if it has more than 2 words, abbreviated to their initials;

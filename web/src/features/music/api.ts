@@ -9,7 +9,7 @@ export type { MusicJob, MusicTags }
 /** Uploads may take longer than the client's 30 s default timeout: no timeout for them. */
 const uploadFetch = ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, credentials: 'same-origin' })) as typeof fetch
 
-/** GET /api/music/jobs/list: one page of the user's jobs, newest first (SPEC 9: 5 per page). */
+/** GET /api/music/jobs/list: one page of the user's jobs, newest first (docs/product.md#constants: 5 per page). */
 export const jobListQuery = (page: number, perPage = JOBS_PER_PAGE) =>
   queryOptions({
     queryKey: queryKeys.musicJob.list(page, perPage),

@@ -3,7 +3,7 @@ import { classifyArtwork, downloadName, emptyMusicForm, FILE_TYPE_ERROR, isAccep
 
 const file = (name: string, type: string) => new File([new Uint8Array(4)], name, { type })
 
-describe('validateMusicForm (SPEC 5)', () => {
+describe('validateMusicForm (docs/product.md#music-form)', () => {
   test('empty URL form: Invalid Link and three Required', () => {
     expect(validateMusicForm(emptyMusicForm)).toEqual({ videoUrl: 'Invalid Link', title: 'Required', artist: 'Required', album: 'Required' })
   })
@@ -49,7 +49,7 @@ describe('isAcceptedAudio', () => {
   })
 })
 
-describe('classifyArtwork (SPEC 5)', () => {
+describe('classifyArtwork (docs/product.md#artwork)', () => {
   test('data images are used directly', () => {
     expect(classifyArtwork('data:image/png;base64,iVBORw0KGgo=')).toEqual({ kind: 'direct', url: 'data:image/png;base64,iVBORw0KGgo=' })
     expect(classifyArtwork('data:image/jpeg;base64,/9j/4A==').kind).toBe('direct')

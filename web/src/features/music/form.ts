@@ -1,10 +1,10 @@
 import { musicJobFields } from '#server/music/schema.ts'
 
-/** SPEC 9: jobs list page size, and the debounce of the URL and artwork inputs. */
+/** docs/product.md#constants: jobs list page size, and the debounce of the URL and artwork inputs. */
 export const JOBS_PER_PAGE = 5
 export const INPUT_DEBOUNCE_MS = 500
 
-/** SPEC 5: allowed uploads (by declared type; the server checks the bytes). */
+/** docs/product.md#music-form: allowed uploads (by declared type; the server checks the bytes). */
 export const ACCEPTED_AUDIO_TYPES = ['audio/mpeg', 'audio/wav'] as const
 /** What the file picker offers: the two types, and their extensions for systems that name them otherwise. */
 export const AUDIO_ACCEPT: Record<string, string[]> = { 'audio/mpeg': ['.mp3'], 'audio/wav': ['.wav'] }
@@ -51,11 +51,11 @@ const isHttpUrl = (value: string) => {
   return url !== null && (url.protocol === 'http:' || url.protocol === 'https:')
 }
 
-/** SPEC 5: a video URL must be a parseable (http or https) URL. */
+/** docs/product.md#music-form: a video URL must be a parseable (http or https) URL. */
 export const isValidVideoUrl = isHttpUrl
 
 /**
- * SPEC 5, the music form: the video URL is required unless a file is chosen and
+ * docs/product.md#music-form: the video URL is required unless a file is chosen and
  * must be a parseable URL, else 'Invalid Link'; the file is required when the
  * file toggle is on ('Required') and must be audio/mpeg or audio/wav; title,
  * artist and album are required ('Required'); grouping and artwork optional.
@@ -86,14 +86,14 @@ export function validateMusicForm(v: MusicFormValues): MusicFormErrors {
   return errors
 }
 
-/** What to do with the artwork URL input (SPEC 5). */
+/** What to do with the artwork URL input (docs/product.md#artwork). */
 export type ArtworkSource = { kind: 'none' } | { kind: 'direct'; url: string } | { kind: 'resolve'; url: string }
 
 const DATA_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,/i
 const IMAGE_FILE = /\.(jpe?g|png)$/i
 
 /**
- * SPEC 5, the artwork URL: a base64 data image, or a URL ending in .jpg, .jpeg
+ * docs/product.md#artwork: a base64 data image, or a URL ending in .jpg, .jpeg
  * or .png, is used directly; any other parseable (http/https) URL is resolved
  * through GET /api/music/artwork; anything else (empty, not a URL) clears it.
  */
@@ -105,7 +105,7 @@ export function classifyArtwork(input: string): ArtworkSource {
   return { kind: 'resolve', url: value }
 }
 
-/** SPEC 4: the downloaded file's name is the part after the last slash. */
+/** docs/product.md#music-jobs: the downloaded file's name is the part after the last slash. */
 export function downloadName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1)
 }

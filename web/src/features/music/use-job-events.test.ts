@@ -35,7 +35,7 @@ function setup() {
   return { client, page1, page2, stale, jobs }
 }
 
-describe('applyJobEvent (SPEC 4)', () => {
+describe('applyJobEvent (docs/product.md#live-updates)', () => {
   test('STARTED refreshes every list page', () => {
     const { client, page1, page2, stale } = setup()
     applyJobEvent(client, { id: 'new', status: 'STARTED' })

@@ -20,7 +20,7 @@ export function reconnectDelay(attempt: number, random = Math.random): number {
 const listKey = ['MusicJob', 'list'] as const
 
 /**
- * SPEC 4, the live socket for music jobs: STARTED refreshes the whole list,
+ * docs/product.md#live-updates, the live socket for music jobs: STARTED refreshes the whole list,
  * COMPLETED refreshes the job (the list pages that hold it), PROGRESS updates
  * its progress in the cache, PING is ignored.
  */

@@ -35,7 +35,7 @@ function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormV
 }
 
 /**
- * State and behaviour of the 'Music Downloader / Converter' form (SPEC 2, 5, 8):
+ * State and behaviour of the 'Music Downloader / Converter' form (docs/product.md#music-downloader, docs/product.md#music-form):
  * validation shown per field once touched (all of it after a submit), the album
  * derived from the title, grouping looked up from a valid video URL and the
  * artwork resolved (both after 500 ms of quiet), tags read from a chosen file,
@@ -60,7 +60,7 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
   }, [values, fileRejected])
   const errorOf = (field: MusicFormField) => (submitted || touched.has(field) ? errors[field] : undefined)
 
-  // --- debounced inputs (SPEC 5, 9)
+  // --- debounced inputs (docs/product.md#music-form)
   const [debouncedUrl, setDebouncedUrl] = useDebouncedValue(values.videoUrl.trim(), INPUT_DEBOUNCE_MS)
   const [debouncedArtwork, setDebouncedArtwork] = useDebouncedValue(values.artworkUrl.trim(), INPUT_DEBOUNCE_MS)
 
@@ -175,7 +175,7 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
       {
         onSuccess: () => {
           notify.success('Job Created Successfully')
-          // SPEC 8: then the video URL, artwork URL and title are cleared
+          // docs/product.md#music-downloader: then the video URL, artwork URL and title are cleared
           setValues((v) => ({ ...v, videoUrl: '', artworkUrl: '', title: '' }))
           setDebouncedUrl('')
           setDebouncedArtwork('')

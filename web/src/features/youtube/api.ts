@@ -193,7 +193,7 @@ function sendMark({ id, kind, on }: MarkChange) {
 
 /**
  * Like/unlike, queue/unqueue, watched: every cached copy of the video changes
- * at once and is put back if the call fails (SPEC 4); afterwards the lists
+ * at once and is put back if the call fails (docs/product.md#video-marks); afterwards the lists
  * whose membership may have changed (liked only, queued only) are refreshed.
  */
 export function useToggleMark() {

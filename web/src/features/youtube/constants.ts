@@ -1,3 +1,3 @@
-/** SPEC 9: videos and subscriptions are listed 48 to a page; the video page shows 4 related videos. */
+/** docs/product.md#constants: videos and subscriptions are listed 48 to a page; the video page shows 4 related videos. */
 export const PAGE_SIZE = 48
 export const RELATED_VIDEOS = 4

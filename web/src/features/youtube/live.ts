@@ -10,7 +10,7 @@ type ChannelData = { id: string; updating: boolean }
 type ChannelList = { channels: ChannelData[] }
 
 /**
- * SPEC 4, live socket for channels: refresh the channel of that id; when
+ * docs/product.md#live-updates, live socket for channels: refresh the channel of that id; when
  * `updating` is false also its videos (and the feed, which holds them too).
  * The flag is written into the cache first so 'Retrieving latest videos...'
  * shows without waiting for the refetch.

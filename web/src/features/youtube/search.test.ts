@@ -33,7 +33,7 @@ describe('video list search params', () => {
   })
 })
 
-describe('category icons (SPEC 3)', () => {
+describe('category icons (docs/product.md#video-categories)', () => {
   const SPEC_IDS = [1, 2, 10, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 35, 36, 37, 38, 39, 42, 43, 44]
   test('every category of the table has an icon, except thriller', () => {
     for (const id of SPEC_IDS) expect(CATEGORY_ICONS[id]).toBeDefined()

@@ -3,7 +3,7 @@ import type { VideoFilters } from './api.ts'
 import { PAGE_SIZE } from './constants.ts'
 
 /**
- * SPEC 2: the video list keeps its filters in the URL (page, perPage,
+ * docs/product.md#video-list: the video list keeps its filters in the URL (page, perPage,
  * videoCategories, likedOnly, queuedOnly). Defaults stay out of the URL;
  * anything unreadable falls back to its default instead of failing the page.
  */
@@ -43,7 +43,7 @@ export function filtersFrom(search: VideoListSearch, channelId?: string): VideoF
 }
 
 /**
- * The search after a filter change: SPEC 2 "changing any filter resets page
+ * The search after a filter change (docs/product.md#video-list): "changing any filter resets page
  * to 1" (page 1 is the default, so it leaves the URL).
  */
 export function withFilter(search: VideoListSearch, change: Omit<VideoListSearch, 'page'>): VideoListSearch {

@@ -39,7 +39,7 @@ const controls = css({ display: 'flex', alignItems: 'center', gap: '1', flexShri
 const extras = css({ display: { base: 'none', md: 'flex' }, alignItems: 'center', gap: '1', flexShrink: '0', flex: '1', justifyContent: 'flex-end' })
 
 /**
- * The autoplay player (SPEC 2): the footer bar (progress slider, thumbnail,
+ * The autoplay player (docs/product.md#autoplay-player): the footer bar (progress slider, thumbnail,
  * title and channel links, previous/play-pause/next, queue toggle) and the
  * queue panel holding the mini player. Plays the list back to back.
  *

@@ -7,7 +7,7 @@ import { createYoutubeBackend } from '../backends/youtube.ts'
 
 const hostClass = css({ position: 'relative', width: 'full', height: 'full', bg: 'black', overflow: 'hidden', '& iframe': { width: '100%', height: '100%', border: '0' } })
 
-/** SPEC 9: the player reports progress every 1000 ms. */
+/** docs/product.md#constants: the player reports progress every 1000 ms. */
 export const PROGRESS_INTERVAL_MS = 1000
 
 export type MediaPlayerHandle = {

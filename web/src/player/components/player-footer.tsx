@@ -4,7 +4,7 @@ import { Suspense, lazy } from 'react'
 const AutoplayPlayer = lazy(() => import('./autoplay-player.tsx'))
 
 /**
- * Contents of the 100 px footer shown while autoplay is on (SPEC 2, Autoplay
+ * Contents of the 100 px footer shown while autoplay is on (docs/product.md#autoplay-player, Autoplay
  * player): the player bar, the queue panel and the media player itself.
  */
 export function PlayerFooter() {

@@ -4,7 +4,7 @@ import { slider } from 'styled-system/recipes'
 import { formatTime } from '../logic.ts'
 
 export type ProgressSliderProps = {
-  /** 0 to 100 (SPEC 2). */
+  /** 0 to 100 (docs/product.md#autoplay-player). */
   percent: number
   playedSeconds: number
   duration: number
@@ -39,7 +39,7 @@ const marks = css({
 })
 
 /**
- * SPEC 2 progress slider, compact for the 100 px footer: 0 to 100 percent,
+ * docs/product.md#autoplay-player: the progress slider, compact for the 100 px footer: 0 to 100 percent,
  * marks 0:00 and the total duration under the track, and a label with the
  * played time riding on the thumb.
  */

@@ -32,7 +32,7 @@ const panel = css({
   p: '6',
   overflow: 'hidden',
   transition: 'transform 0.25s ease',
-  // SPEC 2: hidden on small screens; it stays mounted there too, holding the playing video
+  // docs/product.md#autoplay-player: hidden on small screens; it stays mounted there too, holding the playing video
   transform: 'translateX(100%)',
   '&[data-open]': { transform: { base: 'translateX(100%)', md: 'translateX(0)' } },
 })
@@ -69,7 +69,7 @@ const closeLarge = css({ hideBelow: 'lg' })
 const close = () => setQueueOpen(false)
 
 /**
- * The large queue panel (SPEC 2, 80% wide) with the mini player and the
+ * The large queue panel (docs/product.md#autoplay-player, 80% wide) with the mini player and the
  * 'Queue' list. It stays mounted while autoplay is on, slid out of view when
  * closed and always on small screens, because it holds the playing video.
  */

@@ -5,7 +5,7 @@ import { AccountTab } from './account-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (SPEC 2): tabs Account (default), WebDAV and Legal. */
+/** /account (docs/product.md#account-page): tabs Account (default), WebDAV and Legal. */
 export function AccountPage({ user }: { user: SessionUser }) {
   return (
     <Page title="Account">

@@ -14,7 +14,7 @@ type Saved = { username: string; password: string; url: string } | null
 
 const empty = { username: '', password: '', url: '' }
 
-/** SPEC 2 WebDAV tab: Username, Password, URL (required); Save and Delete. */
+/** docs/product.md#account-page, WebDAV tab: Username, Password, URL (required); Save and Delete. */
 export function WebdavForm({ saved }: { saved: Saved }) {
   const save = useSaveWebdav()
   const [deleteOpen, setDeleteOpen] = useState(false)

@@ -16,7 +16,7 @@ import { AuthCard } from './auth-card.tsx'
 
 const schema = createAccount.extend({ agree: z.literal(true, { error: 'Required' }) })
 
-/** SPEC 2 Create account: email, password, agree to the terms; Submit and Clear. */
+/** docs/product.md#create-account: email, password, agree to the terms; Submit and Clear. */
 export function CreateAccountForm() {
   const create = useCreateAccount()
   const form = useForm({

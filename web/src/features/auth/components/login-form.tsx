@@ -13,7 +13,7 @@ import { useLogin } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 import { ResetPasswordDialog } from './reset-password-dialog.tsx'
 
-/** SPEC 2 Login: email, password; Submit, Clear, Create Account; the Reset Password dialog. */
+/** docs/product.md#login: email, password; Submit, Clear, Create Account; the Reset Password dialog. */
 export function LoginForm({ next }: { next?: string }) {
   const navigate = useNavigate()
   const login = useLogin()

@@ -12,7 +12,7 @@ import { useForm } from '~/hooks/use-form.ts'
 import { useResetPassword, useSendReset } from '../api.ts'
 
 /**
- * SPEC 2: two-step Reset Password dialog that ignores outside clicks.
+ * docs/product.md#login: two-step Reset Password dialog that ignores outside clicks.
  * Step 1 mails a code; step 2 takes the code and a new password.
  */
 export function ResetPasswordDialog() {

@@ -8,7 +8,7 @@ import { errorText } from '~/lib/api.ts'
 import { verifyAccountQuery } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 
-/** SPEC 2 Account verification: spinner, then 'Account Verified !' or the error; 'Redirect Home'. */
+/** docs/product.md#account-verification: spinner, then 'Account Verified !' or the error; 'Redirect Home'. */
 export function VerifyAccount({ token }: { token?: string }) {
   const verify = useQuery({ ...verifyAccountQuery(token ?? ''), enabled: !!token })
   return (

@@ -1,7 +1,7 @@
 import { TextLink } from '~/components/ui/text-link.tsx'
 import { LegalDocument, LegalSection } from './legal-document.tsx'
 
-/** /privacy: static Privacy Policy (SPEC 2: under 13 not addressed, 18 or older, cookies, marketing e-mail). */
+/** /privacy: static Privacy Policy (docs/product.md#privacy-and-terms: under 13 not addressed, 18 or older, cookies, marketing e-mail). */
 export function PrivacyPage() {
   return (
     <LegalDocument title="Privacy Policy" updated="1 November 2026">

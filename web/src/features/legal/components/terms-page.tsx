@@ -1,7 +1,7 @@
 import { TextLink } from '~/components/ui/text-link.tsx'
 import { LegalDocument, LegalSection } from './legal-document.tsx'
 
-/** /terms: static Terms of Service (SPEC 2: 18 or older, cookies, marketing e-mail). */
+/** /terms: static Terms of Service (docs/product.md#privacy-and-terms: 18 or older, cookies, marketing e-mail). */
 export function TermsPage() {
   return (
     <LegalDocument title="Terms of Service" updated="1 November 2026">

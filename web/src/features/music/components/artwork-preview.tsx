@@ -16,7 +16,7 @@ const captions = {
   failed: 'No artwork found at this link',
 }
 
-/** The square artwork preview beside the form; the placeholder image when there is none (SPEC 5). */
+/** The square artwork preview beside the form; the placeholder image when there is none (docs/product.md#artwork). */
 export function ArtworkPreview({ src, status }: ArtworkPreviewProps) {
   // an image that does not load (gone, blocked) falls back to the placeholder
   const [broken, setBroken] = useState<string | null>(null)

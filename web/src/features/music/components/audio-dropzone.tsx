@@ -41,7 +41,7 @@ const dropzone = css({
 const formatSize = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
 
-/** The audio file chooser of the file mode: drop or pick one MP3 or WAV (SPEC 5, audio/mpeg and audio/wav). */
+/** The audio file chooser of the file mode: drop or pick one MP3 or WAV (docs/product.md#music-form: audio/mpeg and audio/wav). */
 export function AudioDropzone({ file, onFileChange, onReject, error, readingTags }: AudioDropzoneProps) {
   return (
     <FileUpload.Root

@@ -37,7 +37,7 @@ function LiveDot({ state }: { state: SocketState }) {
   )
 }
 
-/** SPEC 2, 4, 9: the paginated 'Jobs' list (5 per page, page 1 first), kept live by the socket. */
+/** docs/product.md#music-downloader: the paginated 'Jobs' list (5 per page, page 1 first), kept live by the socket. */
 export function JobList({ page, onPageChange }: { page: number; onPageChange: (page: number) => void }) {
   const socket = useMusicJobEvents()
   const list = useQuery(jobListQuery(page))

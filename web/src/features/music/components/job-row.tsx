@@ -39,7 +39,7 @@ function Thumbnail({ src }: { src: string | null }) {
   )
 }
 
-/** One job (SPEC 4): Loading with progress, Download, or red Failed; Delete always. */
+/** One job (docs/product.md#music-jobs): Loading with progress, Download, or red Failed; Delete always. */
 export function JobRow({ job }: { job: MusicJob }) {
   const remove = useDeleteJob()
   const running = !job.completed && !job.failed

@@ -6,7 +6,7 @@ import type { MusicPrefill } from '../search.ts'
 import { JobList } from './job-list.tsx'
 import { MusicForm } from './music-form.tsx'
 
-/** /music/downloader (SPEC 2): the form above the paginated, live 'Jobs' list. */
+/** /music/downloader (docs/product.md#music-downloader): the form above the paginated, live 'Jobs' list. */
 export function MusicDownloaderPage({ prefill = {} }: { prefill?: MusicPrefill }) {
   const [page, setPage] = useState(1)
   const navigate = useNavigate()

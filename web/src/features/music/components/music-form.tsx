@@ -26,7 +26,7 @@ function Pending({ children }: { children: string }) {
   )
 }
 
-/** SPEC 2, 5: the 'Music Downloader / Converter' form. */
+/** docs/product.md#music-downloader and docs/product.md#music-form: the 'Music Downloader / Converter' form. */
 export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCreated?: () => void }) {
   const form = useMusicForm({ prefill, onCreated })
   const { values } = form

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio'
 import { Button } from '~/components/ui/button.tsx'
 import { playerStore, setAutoplay } from '~/player/store.ts'
 
-/** SPEC 2: 'Enable AutoPlay' / 'Stop AutoPlay' for the list on this page. */
+/** docs/product.md#videos-page: 'Enable AutoPlay' / 'Stop AutoPlay' for the list on this page. */
 export function AutoplayButton() {
   const { autoplay } = useSnapshot(playerStore)
   return (

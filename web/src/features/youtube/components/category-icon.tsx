@@ -33,7 +33,7 @@ import {
 } from 'lucide-react'
 
 /**
- * An icon for each video category of SPEC 3 except thriller (41), which has
+ * An icon for each video category of docs/product.md#video-categories except thriller (41), which has
  * none. The spec gives scifi fantasy the id 38 (foreign's), which it calls a
  * probable mistake: YouTube's id 40 gets the rocket, 38 stays foreign.
  * YouTube's second comedy id (34) shares comedy's icon.

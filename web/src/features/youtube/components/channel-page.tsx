@@ -18,7 +18,7 @@ import { VideoList } from './video-list.tsx'
 const route = getRouteApi('/_app/youtube/channel/$id')
 
 /**
- * /youtube/channel/$id (SPEC 2): thumbnail and title, subscribe/unsubscribe,
+ * /youtube/channel/$id (docs/product.md#channel-page): thumbnail and title, subscribe/unsubscribe,
  * Enable/Stop AutoPlay, 'Retrieving latest videos...' while the channel
  * refreshes (live), then its videos.
  */

@@ -22,7 +22,7 @@ const route = getRouteApi('/_app/youtube/subscriptions')
 
 type ChannelItem = { id: string; title: string; thumbnail: string; updating: boolean }
 
-/** /youtube/subscriptions (SPEC 2): 'Update Subscriptions', then the subscribed channels, 48 a page. */
+/** /youtube/subscriptions (docs/product.md#subscriptions-page): 'Update Subscriptions', then the subscribed channels, 48 a page. */
 export function SubscriptionsPage() {
   const { page = 1 } = route.useSearch()
   const navigate = route.useNavigate()

@@ -28,7 +28,7 @@ function targetOf(node: EventTarget | null): HTMLElement | null {
 
 /**
  * One tooltip for a whole grid of cards: any element inside with a
- * `data-tooltip` text shows it on hover, keyboard focus and touch (SPEC 1:
+ * `data-tooltip` text shows it on hover, keyboard focus and touch (docs/product.md#layout:
  * tooltips open on hover and touch). A grid of 48 cards would otherwise run
  * about 150 tooltip state machines; this keeps the grid cheap to render.
  */

@@ -9,7 +9,7 @@ export type UnsubscribeDialogProps = {
 }
 
 /**
- * SPEC 4: unsubscribing needs confirmation in 'Confirm Remove Subscription'
+ * docs/product.md#unsubscribe-confirmation: unsubscribing needs confirmation in 'Confirm Remove Subscription'
  * showing the channel title, with Confirm and Cancel. The card disappears at
  * once (optimistically); it comes back with an error toast if the call fails.
  */

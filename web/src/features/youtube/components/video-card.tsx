@@ -6,7 +6,7 @@ import { trackSearch } from '../save-as-track.ts'
 import { CardLink, channelPath, useSearchString, videoPath } from './card-link.tsx'
 import { categoryIcon } from './category-icon.tsx'
 
-/** Local date of an ISO timestamp (SPEC 2: publish date in local format). */
+/** Local date of an ISO timestamp (docs/product.md#video-card: publish date in local format). */
 export function localDate(iso: string): string {
   return new Date(iso).toLocaleDateString()
 }
@@ -101,7 +101,7 @@ export type VideoCardProps = {
 }
 
 /**
- * SPEC 2 video card: thumbnail under a dark overlay linking to the video,
+ * docs/product.md#video-card: thumbnail under a dark overlay linking to the video,
  * queue (top left) and like (top right) controls, a watched badge, the
  * category icon (bottom right), then title, channel and publish date.
  * Plain elements with class names computed once: 48 of these render at a time.

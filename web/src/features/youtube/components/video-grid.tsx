@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
 import { TooltipLayer } from './tooltip-layer.tsx'
 
-// SPEC 9: columns by the grid's own width, as spans of a 12-column grid: 12
+// docs/product.md#constants: columns by the grid's own width, as spans of a 12-column grid: 12
 // (one card a row) below 800 px, 6 from 800, 4 from 1000, 3 from 1200 and 2
 // (six cards) from 2000 (breakpoints xs 400, sm 800, md 1000, lg 1200, xl 2000).
 const container = css({ containerType: 'inline-size', width: 'full' })

@@ -57,7 +57,7 @@ function toPlayerVideo(v: Video): PlayerVideo {
 /**
  * Feeds the autoplay player from this list: its page while autoplay is on,
  * another page when the player moves past either end, and clears the player
- * when the list goes away (SPEC 4: leaving the list clears it).
+ * when the list goes away (docs/product.md#autoplay: leaving the list clears it).
  */
 function useAutoplayList(filters: VideoFilters, data: { videos: Video[]; totalPages: number } | undefined, ready: boolean, goToPage: (page: number) => void) {
   const key = JSON.stringify(listIdentity(filters))
@@ -79,7 +79,7 @@ function useAutoplayList(filters: VideoFilters, data: { videos: Video[]; totalPa
 }
 
 /**
- * SPEC 2 video list, shared by the Videos and Channel pages: filters kept in
+ * docs/product.md#video-list, shared by the Videos and Channel pages: filters kept in
  * the URL, spinner while fetching, the responsive grid of cards, pagination.
  */
 export function VideoList({ search, onSearchChange, channelId }: VideoListProps) {

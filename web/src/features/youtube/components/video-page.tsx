@@ -18,10 +18,10 @@ import { type MarkChange, type VideoDetail, useToggleMark, videoQuery } from '..
 import { localDate, SaveAsTrackLink, VideoCard } from './video-card.tsx'
 import { CardCell, CardGrid } from './video-grid.tsx'
 
-/** SPEC 9: the description collapses to 80 px. */
+/** docs/product.md#constants: the description collapses to 80 px. */
 export const DESCRIPTION_HEIGHT = 80
 
-/** /youtube/video/$id (SPEC 2): plays the video at once; its details, marks and related videos. */
+/** /youtube/video/$id (docs/product.md#video-page): plays the video at once; its details, marks and related videos. */
 export function VideoPage({ id }: { id: string }) {
   const video = useQuery(videoQuery(id))
   if (video.isPending) return <PageSpinner label="Loading video" />
@@ -157,7 +157,7 @@ function VideoView({ video }: { video: VideoDetail }) {
   )
 }
 
-/** SPEC 2: the description folds to 80 px; 'Show more' / 'Hide' appear only when it is longer. */
+/** docs/product.md#video-page: the description folds to 80 px; 'Show more' / 'Hide' appear only when it is longer. */
 function Description({ text }: { text: string }) {
   const box = useRef<HTMLDivElement>(null)
   const [open, setOpen] = useState(false)

@@ -6,7 +6,7 @@ import { VideoList } from './video-list.tsx'
 
 const route = getRouteApi('/_app/youtube/videos')
 
-/** /youtube/videos (SPEC 2): the feed of the subscribed channels, with autoplay. */
+/** /youtube/videos (docs/product.md#videos-page): the feed of the subscribed channels, with autoplay. */
 export function VideosPage() {
   const search = route.useSearch()
   const navigate = route.useNavigate()
