@@ -7,7 +7,7 @@ import { SchedulesTab } from './schedules-tab.tsx'
 import { StatusTab } from './status-tab.tsx'
 import { UsersTab } from './users-tab.tsx'
 
-/** /admin (docs/product.md#admin-page), admins only: tabs Status (default), Jobs, Schedules, Users, Mail. */
+/** /admin (docs/product.md#admin-screens), admins only: tabs Status (default), Jobs, Schedules, Users, Mail. */
 export function AdminPage({ user }: { user: SessionUser }) {
   return (
     <Page title="Admin">
