@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { Client, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
+import { until } from '../../tests/support/wait.ts'
 import { createSmtpTestApp, type TestSmtp } from '../../tests/support/smtp.ts'
 import { quickUser } from '../../tests/support/youtube.ts'
 import { users } from '../auth/tables.ts'
@@ -21,15 +22,6 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => t.close())
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
-}
 
 /** A music job that cannot run (neither a link nor an upload): the queue gives it up at once. */
 async function brokenMusicJob(userId: string) {

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
 import { Client, signUp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
+import { until } from '../../tests/support/wait.ts'
 import { musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
 import { startTestFake } from '../../tests/support/youtube.ts'
 import { jobFailures } from '../jobs/tables.ts'
@@ -56,15 +57,6 @@ afterAll(async () => {
   receiver.stop(true)
 })
 
-async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
-}
 
 const settings = (body: Record<string, unknown>, client = t.alice) => client.put('/api/notifications', body)
 

@@ -170,7 +170,8 @@ describe('admin page and notifications in the browser', () => {
     // keyboard: the tabs are reached and switched with the arrow keys
     await page.getByRole('tab', { name: 'Mail' }).focus()
     await page.keyboard.press('ArrowLeft')
-    expect(await page.getByRole('tab', { name: 'Users' }).getAttribute('aria-selected')).toBe('true')
+    await page.getByRole('tab', { name: 'Users', selected: true }).waitFor({ timeout: 5_000 })
+    await page.getByLabel('Search users').waitFor()
     expect(pageErrors).toEqual([])
   }, 180_000)
 })
