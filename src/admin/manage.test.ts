@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { Client, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { until } from '../../tests/support/wait.ts'
 import { createSmtpTestApp, type TestSmtp } from '../../tests/support/smtp.ts'
@@ -131,6 +131,21 @@ describe('status, schedules, jobs, mail', () => {
     expect((await boss.client.post('/api/admin/mail/test')).status).toBe(204)
     const received = await smtp.nextMail(boss.email)
     expect(received.subject).toBe('Tunefeed test mail')
+  })
+
+  test('mail: a server that cannot be reached is a 400 with the reason', async () => {
+    // a port nothing listens on: taken, then freed
+    const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+    const port = probe.port
+    probe.stop(true)
+    const broken = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}?ignoreTLS=1` })
+    try {
+      const admin = await quickUser(broken, { admin: true })
+      expect((await (await admin.client.get('/api/admin/mail')).json()).port).toBe(port)
+      await expectError(admin.client.post('/api/admin/mail/test'), 400, /^Mail could not be sent: .*ECONNREFUSED/)
+    } finally {
+      await broken.close()
+    }
   })
 })
 
