@@ -31,7 +31,9 @@ RUN ./node_modules/.bin/bun run build:web \
 FROM debian:bookworm-slim AS runtime
 
 # yt-dlp: the platform-independent zipapp ("yt-dlp" asset, needs python3 >= 3.10), which bundles
-# yt-dlp-ejs for YouTube's JavaScript challenges. To update: pick a release on
+# yt-dlp-ejs for YouTube's JavaScript challenges. This pinned build is the first version of the
+# app's managed copy (DATA_DIR/tools/yt-dlp, in the volume), which then keeps itself current
+# (YTDLP_UPDATE; docs/deploy.md "Managed yt-dlp"). To change the seed: pick a release on
 # https://github.com/yt-dlp/yt-dlp/releases, take the "yt-dlp" line of its SHA2-256SUMS asset,
 # and change both values (or pass --build-arg YTDLP_VERSION=... --build-arg YTDLP_SHA256=...).
 ARG YTDLP_VERSION=2026.08.19
@@ -48,12 +50,9 @@ RUN echo "${YTDLP_SHA256}  /usr/local/bin/yt-dlp" | sha256sum -c - \
 
 COPY --from=build /out/tunefeed /usr/local/bin/tunefeed
 
-# YouTube needs a JavaScript runtime for yt-dlp; Bun is one, and a compiled Bun
-# program acts as plain `bun` when BUN_BE_BUN=1, so the server binary serves.
-RUN printf '#!/bin/sh\nBUN_BE_BUN=1 exec /usr/local/bin/tunefeed "$@"\n' > /usr/local/bin/bun \
- && chmod 755 /usr/local/bin/bun \
- && printf -- '--js-runtimes bun\n' > /etc/yt-dlp.conf \
- && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin tunefeed \
+# YouTube needs a JavaScript runtime for yt-dlp: the app passes its own binary on every call
+# (--js-runtimes bun:<binary>, run with BUN_BE_BUN=1), so no yt-dlp.conf is needed.
+RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin tunefeed \
  && mkdir -p /data \
  && chown tunefeed:tunefeed /data
 
@@ -61,8 +60,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
-    FFMPEG_PATH=/usr/bin/ffmpeg \
-    YTDLP_PATH=/usr/local/bin/yt-dlp
+    FFMPEG_PATH=/usr/bin/ffmpeg
 
 VOLUME /data
 WORKDIR /data

@@ -8,6 +8,8 @@
  *   bun scripts/admin.ts status | users | jobs | schedules | mail ...   (scripts/admin-commands.ts)
  *   bun scripts/admin.ts youtube-refresh-channels | youtube-sync-subscriptions | youtube-refresh-categories | youtube-quota
  *     (see scripts/youtube-commands.ts)
+ *   bun scripts/admin.ts tools [update | rollback] | cookies set <file> | cookies remove
+ *     (see scripts/tools-commands.ts)
  *
  * When a server runs on DATA_DIR, the command runs inside it through the
  * local admin channel (a Unix socket in DATA_DIR only the host account that
@@ -28,6 +30,7 @@ import { findUserIdByEmail, updateUser } from '../src/admin/users.ts'
 import { setLogLevel } from '../src/lib/logger.ts'
 import { adminCommands } from './admin-commands.ts'
 import { youtubeCommands } from './youtube-commands.ts'
+import { toolCommands } from './tools-commands.ts'
 
 /** Thrown for bad arguments: printed with the command's usage, exit 2. */
 export class UsageError extends Error {}
@@ -53,6 +56,8 @@ export interface Command {
   usage: string
   summary: string
   run(args: string[], ctx: CommandContext): Promise<void>
+  /** Arguments as the running server must see them (e.g. file paths made absolute) before the admin channel. */
+  forward?(args: string[]): string[]
 }
 
 /** Splits the known `--flag` and `--name=value` options from the positional arguments. */
@@ -128,6 +133,7 @@ export const commands: Record<string, Command> = {
   },
   ...adminCommands,
   ...youtubeCommands,
+  ...toolCommands,
 }
 
 export function usage(): string {
@@ -199,7 +205,9 @@ export async function main(argv: string[], source: Record<string, string | undef
   const env = parseEnvOrReport(source)
   if (!env) return 1
   setLogLevel(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL)
-  const remote = await runOverChannel(env.DATA_DIR, argv, console_)
+  const [, ...args] = argv
+  const forwarded = [name, ...(commands[name].forward?.(args) ?? args)]
+  const remote = await runOverChannel(env.DATA_DIR, forwarded, console_)
   if (remote !== null) return remote
   return runCommand(argv, console_, env)
 }

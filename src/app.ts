@@ -9,6 +9,7 @@ import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
 import { errorFields, log } from './lib/logger.ts'
 import { limitStreamedBody, MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
+import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
@@ -80,6 +81,11 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       // uploads are streamed and bounded by their own limit (counted, never buffered); everything else is small JSON
       if (c.req.header('content-type')?.startsWith('multipart/form-data')) {
         c.req.raw = limitStreamedBody(c.req.raw, env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE)
+        return next()
+      }
+      // the admin's cookies.txt may be up to 1 MB (docs/api.md, Admin)
+      if (c.req.path === '/api/admin/tools/cookies') {
+        c.req.raw = limitStreamedBody(c.req.raw, MAX_COOKIES_BYTES)
         return next()
       }
       return bodyLimit({ maxSize: env.MAX_JSON_BYTES })(c, next)

@@ -7,6 +7,8 @@ import type { QueueConfig } from './jobs/queue.ts'
 import { createJobs } from './jobs/start.ts'
 import type { Jobs } from './jobs/types.ts'
 import { Hub } from './ws/hub.ts'
+import { Toolbox } from './tools/toolbox.ts'
+import { toolHealth } from './tools/health.ts'
 
 /** What the routers need, built once by createContext (below) and passed down. */
 export interface AppContext {
@@ -22,6 +24,8 @@ export interface AppContext {
   hub: Hub
   /** Named health checks reported by GET /api/health (database, queue, ...). */
   health: Record<string, () => Promise<void>>
+  /** yt-dlp, ffmpeg, the JS runtime and cookies; see src/tools/toolbox.ts. */
+  tools: Toolbox
 }
 
 export interface SessionUser {
@@ -60,14 +64,19 @@ export interface CreatedContext {
 /** The one way to build an AppContext: the server (src/server.ts) and tests (tests/support/app.ts). */
 export function createContext(env: Env, deps: ContextDeps): CreatedContext {
   const { database, overrides = {} } = deps
+  const cipher = overrides.cipher ?? new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR))
+  const allow = overrides.allow ?? parseAllowList(env.FETCH_ALLOW_HOSTS)
+  // found by `await ctx.tools.init()` before the app serves (src/server.ts, tests/support/app.ts)
+  const tools = overrides.tools ?? new Toolbox(env, { db: database.db, cipher, allow })
   const base = {
     env,
     db: database.db,
     mailer: deps.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
-    cipher: new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR)),
-    allow: parseAllowList(env.FETCH_ALLOW_HOSTS),
+    cipher,
+    allow,
     hub: new Hub(),
-    health: { database: () => database.ping() } as AppContext['health'],
+    health: { database: () => database.ping(), ...toolHealth(tools) } as AppContext['health'],
+    tools,
     ...overrides,
   }
   const queue = overrides.jobs ? null : createJobs(base, deps.queue)

@@ -48,8 +48,23 @@ const schema = z.object({
   /** Attempts per window for login, create, sendreset and reset, per IP and per email. */
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
-  FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
-  YTDLP_PATH: z.string().default('/usr/bin/yt-dlp'),
+  /** An ffmpeg to use as is; unset: `ffmpeg` on PATH, else the one shipped in an npm package. */
+  FFMPEG_PATH: z.string().optional(),
+  /** A yt-dlp to use as is; when set, the managed copy under DATA_DIR/tools is off. */
+  YTDLP_PATH: z.string().optional(),
+  /** The managed yt-dlp's release channel; `off`: no downloads, the yt-dlp on PATH is used. */
+  YTDLP_UPDATE: z.enum(['stable', 'nightly', 'off']).default('stable'),
+  /** Where release assets and their SHA2-256SUMS are fetched (`<url>/<asset>`); default per channel. */
+  YTDLP_RELEASE_URL: z.url().optional(),
+  /** Concurrent yt-dlp look-ups (/grouping, /lookup) in the whole app and per user. */
+  LOOKUP_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  LOOKUP_CONCURRENCY_PER_USER: z.coerce.number().int().positive().default(2),
+  /** A look-up's own time limit (at most 55 s: the server's idle timeout is 60 s, so the look-up answers first). */
+  LOOKUP_TIMEOUT_SECONDS: z.coerce.number().int().positive().max(55).default(40),
+  /** After a bot check on a site, its link jobs wait this long before calling it again (doubling per new check, at most 10 min, inside the job's time limit); 0: off. */
+  BOT_CHECK_PAUSE_SECONDS: z.coerce.number().min(0).default(60),
+  /** The search path for tools (yt-dlp, ffmpeg), as the process got it. */
+  PATH: z.string().default(''),
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(Math.max(1, cpus().length)),
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(15 * 60),
   JOB_RETENTION_DAYS: z.coerce.number().int().positive().default(30),

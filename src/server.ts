@@ -25,6 +25,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
   // open
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   const { ctx, ...jobs } = createContext(env, { database })
+  await ctx.tools.init()
   // with PostgreSQL, hub messages reach the sockets of every app process on the database
   const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
   // serve
@@ -34,6 +35,8 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     fetch: createApp(ctx, opts).fetch,
     websocket,
     maxRequestBodySize: env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE,
+    // look-ups that run yt-dlp answer within LOOKUP_TIMEOUT_SECONDS (at most 55), before this cuts them
+    idleTimeout: 60,
   })
   ctx.hub.attach(server)
   // the local admin channel: scripts/admin.ts runs its commands in this process (src/admin/channel.ts)

@@ -36,6 +36,8 @@ export class FakeYoutube extends FakeData {
   feedDown = false
   /** Added before every answer (tests use it to look at a refresh in flight). */
   latencyMs = 0
+  /** While set, requests whose path matches wait until released (see `hold`). */
+  private held: { match: (path: string) => boolean; release: () => void; wait: Promise<void> } | null = null
   /** The served clip's file; null without media. */
   clip: string | null = null
   private failures: number[] = []
@@ -69,6 +71,22 @@ export class FakeYoutube extends FakeData {
     this.quota = this.opts.quota ?? null
     this.feedDown = false
     this.latencyMs = 0
+    this.held?.release()
+  }
+
+  /**
+   * Holds every request whose path matches until the returned function is called:
+   * tests keep a refresh in flight for as long as they need to look at it, whatever
+   * the machine's load (a fixed latency is too short on a busy machine).
+   */
+  hold(match: (path: string) => boolean): () => void {
+    const { promise, resolve } = Promise.withResolvers<void>()
+    const held = { match, wait: promise, release: () => resolve() }
+    this.held = held
+    return () => {
+      if (this.held === held) this.held = null
+      held.release()
+    }
   }
 
   // ---- server -------------------------------------------------------------
@@ -115,6 +133,7 @@ export class FakeYoutube extends FakeData {
     if (this.latencyMs) await Bun.sleep(this.latencyMs)
     const url = new URL(req.url)
     const path = url.pathname
+    if (this.held?.match(path)) await this.held.wait
     if (path.startsWith('/youtube/v3/')) return api(this, path.slice('/youtube/v3/'.length), url.searchParams)
     if (path === '/feeds/videos.xml') return feed(this, url.searchParams.get('channel_id'))
     let m = /^\/media\/([\w-]{11})\.webm$/.exec(path)

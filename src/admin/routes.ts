@@ -19,6 +19,9 @@ import { getUserChannel } from '../youtube/queries/subscriptions.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import { youtubeChannels } from '../youtube/tables.ts'
 import { manageRoutes } from './manage-routes.ts'
+import { TooLarge } from '../lib/multipart.ts'
+import { cookiesStatus, parseNetscapeCookies, removeCookies, saveCookies } from '../tools/cookies.ts'
+import { checkYtdlpJob } from '../tools/jobs.ts'
 
 const subscriptionsQuery = z.object({ email: email.optional() })
 const channelVideosQuery = z.object({ channel_id: channelIdSchema.optional(), date_after: dateAfterSchema.optional() })
@@ -39,13 +42,44 @@ const refuseCrossSiteGet: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 const ACTION: ['GET', 'POST'] = ['GET', 'POST']
 
-/** Admin-only actions (GET as the spec lists them, and POST); each answers the ids of the jobs it queued. */
+/**
+ * Admin-only routes: the admin page's (manage-routes.ts), the tools, and the
+ * spec's refreshes (GET as the spec lists them, and POST; each answers the ids
+ * of the jobs it queued).
+ */
 export function adminRoutes(ctx: AppContext) {
   const { db, env } = ctx
   return new Hono<AppEnv>()
     .use(requireAdmin)
     .use(refuseCrossSiteGet)
     .route('/', manageRoutes(ctx))
+    // the managed yt-dlp (src/tools/managed.ts) and the cookies handed to it (src/tools/cookies.ts)
+    .post('/tools/ytdlp/update', async (c) => {
+      if (!ctx.tools.managed.enabled) fail(409, 'The managed yt-dlp is off (YTDLP_PATH is set or YTDLP_UPDATE=off).')
+      await ctx.jobs.enqueue(checkYtdlpJob, {}, { jobId: 'tools.checkYtdlp.admin' })
+      return c.json({ status: 'checking' }, 202)
+    })
+    .post('/tools/ytdlp/rollback', async (c) => {
+      const build = await ctx.tools.managed.rollback()
+      if (!build) fail(409, 'No previous version.')
+      return c.json({ version: build.version }, 200)
+    })
+    .put('/tools/cookies', async (c) => {
+      // at most 1 MB: counted while it streams (src/app.ts)
+      const text = await c.req.text().catch((err: unknown) => {
+        if (err instanceof TooLarge) fail(413, 'Request body is too large.')
+        throw err
+      })
+      const parsed = parseNetscapeCookies(text)
+      if (!parsed) fail(422, 'Not a Netscape cookies file.')
+      await saveCookies(db, ctx.cipher, text, parsed)
+      const { count, domains } = await cookiesStatus(db)
+      return c.json({ set: true, count, domains }, 200)
+    })
+    .delete('/tools/cookies', async (c) => {
+      await removeCookies(db)
+      return c.body(null, 204)
+    })
     .on(ACTION, '/cron/run', async (c) => {
       // every recurring job, now (loaded lazily: the registry pulls in every feature's jobs)
       const { jobModules } = await import('../jobs/registry.ts')

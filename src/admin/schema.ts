@@ -41,6 +41,8 @@ export interface AdminSchedule {
   lastOutcome: 'completed' | 'failed' | null
   lastError: string | null
   nextRunAt: string | null
+  /** Registered with the queue's scheduler (SCHEDULER on). */
+  active: boolean
 }
 
 /** GET /api/admin/mail: the mail settings in use (never the SMTP password). */

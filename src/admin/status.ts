@@ -5,13 +5,20 @@ import { rowsOf } from '../db/rows.ts'
 import { embedded } from '../embedded.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { countFailures, listScheduleRuns } from '../jobs/history.ts'
+import { cookiesStatus } from '../tools/cookies.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
 
 /** Every recurring job with its last run and next run (GET /api/admin/schedules and the status). */
 export async function adminSchedules(ctx: AppContext): Promise<AdminSchedule[]> {
   // loaded lazily: the registry pulls in every feature's jobs
-  const [{ jobModules }, runs, next] = await Promise.all([import('../jobs/registry.ts'), listScheduleRuns(ctx.db), ctx.jobs.nextRuns()])
+  const [{ jobModules }, runs, next, registered] = await Promise.all([
+    import('../jobs/registry.ts'),
+    listScheduleRuns(ctx.db),
+    ctx.jobs.nextRuns(),
+    ctx.jobs.schedules(),
+  ])
+  const active = new Set(registered)
   const byId = new Map(runs.map((r) => [r.id, r]))
   return jobModules
     .flatMap((m) => m.schedules ?? [])
@@ -24,6 +31,7 @@ export async function adminSchedules(ctx: AppContext): Promise<AdminSchedule[]> 
         lastOutcome: run?.lastOutcome ?? null,
         lastError: run?.lastError ?? null,
         nextRunAt: next[s.id]?.toISOString() ?? null,
+        active: active.has(s.id),
       }
     })
 }
@@ -47,13 +55,15 @@ export async function databaseInfo(db: Db) {
 }
 
 /**
- * GET /api/admin/status (docs/api.md, Admin): version, database, queue,
- * today's YouTube quota and the recurring jobs.
+ * GET /api/admin/status (docs/api.md, Admin): version, database, the tools
+ * and cookies (never their values), queue, today's YouTube quota and the
+ * recurring jobs.
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, queue, quota, schedules] = await Promise.all([
+  const [database, cookies, queue, quota, schedules] = await Promise.all([
     databaseInfo(db),
+    cookiesStatus(db),
     queueCounts(ctx),
     quotaStatus(db, env.YOUTUBE_DAILY_QUOTA),
     adminSchedules(ctx),
@@ -61,6 +71,8 @@ export async function adminStatus(ctx: AppContext) {
   return {
     version: embedded()?.version ?? pkg.version,
     database,
+    tools: ctx.tools.status(),
+    cookies,
     queue,
     youtube: {
       apiKey: !!env.YOUTUBE_API_KEY,

@@ -195,7 +195,7 @@ export class BunqueueJobs implements Jobs {
     // Our own tables hold the results; the queue only holds pending work.
     return {
       attempts: def.attempts ?? DEFAULT_ATTEMPTS,
-      backoff: this.config.retryDelayMs ?? 1000,
+      backoff: { type: def.backoff ?? 'fixed', delay: this.config.retryDelayMs ?? 1000 },
       removeOnComplete: true,
       removeOnFail: true,
     }

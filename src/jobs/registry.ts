@@ -1,6 +1,7 @@
 import { musicJobs } from '../music/jobs.ts'
 import { youtubeJobs } from '../youtube/jobs.ts'
 import { notificationJobs } from '../notifications/jobs.ts'
+import { toolJobs } from '../tools/jobs.ts'
 import type { JobModule } from './types.ts'
 
 /**
@@ -11,4 +12,5 @@ export const jobModules: JobModule[] = [
   musicJobs,
   youtubeJobs,
   notificationJobs,
+  toolJobs,
 ]

@@ -41,6 +41,8 @@ export interface JobDefinition<P = unknown> {
   timeoutMs?: number
   /** Attempts before the job is given up (default 3). A crash (SIGKILL) mid-run costs one. */
   attempts?: number
+  /** Delay between attempts: the queue's retry delay each time (`fixed`, default) or doubling (`exponential`). */
+  backoff?: 'fixed' | 'exponential'
   /**
    * Called once the job is given up: last attempt failed, timed out, threw
    * PermanentJobError, or was found dead-lettered at start-up (crashed on its

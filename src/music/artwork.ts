@@ -58,12 +58,13 @@ async function readCapped(res: Response, max: number): Promise<Uint8Array> {
  * GET /artwork: an image URL as is; a page resolved to its cover image
  * (og:image, twitter:image); SoundCloud artwork at 500x500.
  */
-export async function resolveArtwork(raw: string, allow: AllowList): Promise<string> {
+export async function resolveArtwork(raw: string, allow: AllowList, signal?: AbortSignal): Promise<string> {
   const url = new URL(soundcloudLarge(raw))
   if (looksLikeImage(url)) return url.toString()
+  const timeout = AbortSignal.timeout(TIMEOUT_MS)
   const res = await guardedFetch(url, {
     allow,
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     headers: { accept: 'text/html,application/xhtml+xml,image/*;q=0.8,*/*;q=0.5' },
   })
   if (!res.ok) {

@@ -123,7 +123,7 @@ export async function createMusicJob(ctx: AppContext, user: SessionUser, req: Re
       await ctx.jobs.enqueue(musicRun, { jobId: id }, { jobId: id })
     } catch (err) {
       log.error('music job could not be enqueued', { id, ...errorFields(err) })
-      await failMusicJob(ctx.db, id, 'could not be queued')
+      await failMusicJob(ctx.db, id, 'could not be queued', 'internal')
       fail(503, 'Job Failed to Start')
     }
     return id

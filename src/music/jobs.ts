@@ -6,7 +6,8 @@ import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
-import { publishMusicEvent, runMusicJob } from './pipeline.ts'
+import { ERROR_SENTENCES } from '../tools/failure.ts'
+import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
 import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
@@ -26,13 +27,16 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
       })
     }
   },
+  // transient tool failures (network, bot check, timeout) are retried, further apart each time
+  backoff: 'exponential',
   async onGiveUp(ctx, { jobId }, error) {
-    const row = await failMusicJob(ctx.db, jobId, error.message)
+    const row = await failMusicJob(ctx.db, jobId, error.message, failureKind(error))
     if (!row) return
     await notifyUsers(ctx, [row.userId], 'onJobFailed', {
       event: 'job.failed',
       title: 'Music job failed',
-      text: `${row.artist} - ${row.title}: ${error.message}`,
+      // the sentence for a person (never a path or a command line), as the job list shows it
+      text: `${row.artist} - ${row.title}: ${ERROR_SENTENCES[failureKind(error)]}`,
       url: pageUrl(ctx, '/music/downloader'),
       items: [],
     })
@@ -42,7 +46,7 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
   owner: async (ctx, { jobId }) => (await getMusicJob(ctx.db, jobId))?.userId ?? null,
   // an admin's retry runs the job again from the start: it is in progress again for its owner
   async beforeRetry(ctx, { jobId }) {
-    await updateMusicJob(ctx.db, jobId, { failed: null, error: null, progress: 0, startedAt: null })
+    await updateMusicJob(ctx.db, jobId, { failed: null, error: null, errorKind: null, progress: 0, startedAt: null })
     const row = await getMusicJob(ctx.db, jobId)
     if (row) publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
   },

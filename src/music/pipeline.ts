@@ -1,8 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
-import { PermanentJobError, type JobRun } from '../jobs/types.ts'
+import { JobAbort, PermanentJobError, type JobRun } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
-import { ProcessFailed } from '../lib/process.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { getWebdav } from '../webdav/queries.ts'
 import { uploadToWebdav } from '../webdav/upload.ts'
@@ -13,13 +12,9 @@ import { completeMusicJob, getMusicJob, setMusicJobProgress, updateMusicJob } fr
 import type { MusicJobEvent } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
 import { writeTags } from './tags.ts'
-import { convertToMp3, downloadAudio, type ToolConfig } from './tools.ts'
-
-export const toolConfig = (ctx: AppContext): ToolConfig => ({
-  ytdlp: ctx.env.YTDLP_PATH,
-  ffmpeg: ctx.env.FFMPEG_PATH,
-  allow: ctx.allow,
-})
+import { convertToMp3 } from '../tools/ffmpeg.ts'
+import { ToolFailure, TRANSIENT_KINDS, type ErrorKind } from '../tools/failure.ts'
+import { downloadAudio } from '../tools/ytdlp.ts'
 
 export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
   ctx.hub.publish(topics.musicJobs(userId), event)
@@ -60,7 +55,6 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   await rm(work, { recursive: true, force: true })
   await rm(outputDir(dir), { recursive: true, force: true })
   await mkdir(work, { recursive: true })
-  const cfg = toolConfig(ctx)
   const report = progressReporter(ctx, row, run)
   await updateMusicJob(ctx.db, row.id, { startedAt: new Date(), progress: 0, outputFile: null, webdav: null, webdavError: null })
   publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
@@ -70,13 +64,22 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     let source: string
     const convertFrom = row.videoUrl ? 45 : 0
     if (row.videoUrl) {
+      const url = row.videoUrl
       try {
-        await checkUrl(row.videoUrl, ctx.allow)
+        await checkUrl(url, ctx.allow)
       } catch (err) {
-        if (err instanceof UrlRefused) throw new PermanentJobError(`video URL refused: ${err.message}`)
+        if (err instanceof UrlRefused) throw new JobFailure('unsupported_url', `video URL refused: ${err.message}`)
         throw err
       }
-      source = await permanentOnToolFailure(downloadAudio(cfg, row.videoUrl, work, signal, (f) => report(f * convertFrom)))
+      // after a bot check on this site, wait (paced, with backoff) rather than fail in a burst
+      await ctx.tools.waitForSite(url, signal)
+      try {
+        source = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url })
+      } catch (err) {
+        if (err instanceof ToolFailure && err.kind === 'bot_check') ctx.tools.noteBotCheck(url)
+        throw err
+      }
+      ctx.tools.noteSuccess(url)
     } else {
       if (!row.uploadFile) throw new PermanentJobError('job has neither a video URL nor an upload')
       source = inside(dir, row.uploadFile)
@@ -87,9 +90,7 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
 
     // 3. convert and tag in the work folder, then move into output/
     const mp3 = inside(work, 'output.mp3')
-    await permanentOnToolFailure(
-      convertToMp3(cfg, source, mp3, signal, (f) => report(convertFrom + f * (95 - convertFrom))),
-    )
+    await convertToMp3(ctx.tools.ffmpeg, source, mp3, signal, (f) => report(convertFrom + f * (95 - convertFrom)))
     signal.throwIfAborted()
     await writeTags(mp3, row, artwork)
     const name = mp3Name(row.artist, row.title)
@@ -120,20 +121,40 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   } catch (err) {
     // an abort surfaces as the tool's failure or an AbortError: report the abort itself
     if (signal.aborted) throw signal.reason
-    throw err
+    throw await asJobFailure(ctx, err, run)
   } finally {
     await rm(work, { recursive: true, force: true })
   }
 }
 
-/** A tool that exits non-zero will do so again: no point retrying. */
-async function permanentOnToolFailure<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise
-  } catch (err) {
-    if (err instanceof ProcessFailed) throw new PermanentJobError(err.message)
-    throw err
+/** A failure of a kind another attempt will not fix: the job fails at once with that kind. */
+export class JobFailure extends PermanentJobError {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message)
   }
+}
+
+/**
+ * A tool failure of a transient kind is thrown as is (the queue retries it
+ * with backoff, and gives up with its kind after the last attempt); any
+ * other kind fails the job now. Signs of an outdated yt-dlp trigger an update
+ * check: the job is retried only when a newer build was installed.
+ */
+async function asJobFailure(ctx: AppContext, err: unknown, run: JobRun): Promise<unknown> {
+  if (!(err instanceof ToolFailure)) return err
+  let transient = TRANSIENT_KINDS.has(err.kind) && run.attempt < run.attempts
+  if (transient && err.kind === 'tool_outdated') transient = (await ctx.tools.managed.update()) === 'updated'
+  return transient ? err : new JobFailure(err.kind, err.message)
+}
+
+/** The kind a given-up job is recorded with. */
+export function failureKind(error: Error): ErrorKind {
+  if (error instanceof JobFailure || error instanceof ToolFailure) return error.kind
+  if (error instanceof JobAbort && error.kind === 'timeout') return 'timeout'
+  return 'internal'
 }
 
 async function loadArtwork(ctx: AppContext, row: MusicJobRow, dir: string, signal: AbortSignal): Promise<Artwork | null> {

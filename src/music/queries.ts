@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { ERROR_KINDS, ERROR_SENTENCES, type ErrorKind } from '../tools/failure.ts'
 import type { MusicJob } from './schema.ts'
 import { musicJobs, type MusicJobRow } from './tables.ts'
 
@@ -63,10 +64,10 @@ export async function completeMusicJob(db: Db, id: string, values: Partial<NewMu
 }
 
 /** Marks a running job failed; null when it had already ended or is gone. */
-export async function failMusicJob(db: Db, id: string, error: string): Promise<MusicJobRow | null> {
+export async function failMusicJob(db: Db, id: string, error: string, errorKind: ErrorKind): Promise<MusicJobRow | null> {
   const [row] = await db
     .update(musicJobs)
-    .set({ failed: new Date(), error: error.slice(0, 2000) })
+    .set({ failed: new Date(), error: error.slice(0, 2000), errorKind })
     .where(and(eq(musicJobs.id, id), unfinished))
     .returning()
   return row ?? null
@@ -107,5 +108,14 @@ export function toMusicJob(row: MusicJobRow): MusicJob {
     createdAt: row.createdAt.toISOString(),
     progress: row.progress,
     webdav: row.webdav ?? null,
+    ...jobError(row),
   }
+}
+
+/** `error`/`errorKind` of the API: the sentence for the kind, never the tool's own words. */
+function jobError(row: MusicJobRow): Pick<MusicJob, 'error' | 'errorKind'> {
+  if (!row.failed) return { error: null, errorKind: null }
+  // a job failed before kinds were recorded counts as internal
+  const kind = (ERROR_KINDS as readonly string[]).includes(row.errorKind ?? '') ? (row.errorKind as ErrorKind) : 'internal'
+  return { error: ERROR_SENTENCES[kind], errorKind: kind }
 }

@@ -147,7 +147,7 @@ describe('GET /jobs/list', () => {
     expect(Object.keys(job).sort()).toEqual(
       [
         'id', 'videoUrl', 'originalFilename', 'filenameUrl', 'artworkUrl', 'title', 'artist', 'album', 'grouping',
-        'completed', 'failed', 'downloadUrl', 'downloadFilename', 'createdAt', 'progress', 'webdav',
+        'completed', 'failed', 'downloadUrl', 'downloadFilename', 'createdAt', 'progress', 'webdav', 'error', 'errorKind',
       ].sort(),
     )
     expect(job.createdAt).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/)

@@ -14,10 +14,9 @@ import { inside, jobDir, mimeOf } from './files.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
 import { artworkUrlQuery, musicJobListQuery, videoUrlQuery } from './schema.ts'
 import { readTags } from './tags.ts'
-import { groupingOf, videoInfo } from './tools.ts'
-import { toolConfig } from './pipeline.ts'
+import { limitLookup, runLookup } from '../tools/lookup.ts'
+import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
-const GROUPING_TIMEOUT_MS = 30_000
 
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
@@ -72,9 +71,12 @@ export function musicRoutes(ctx: AppContext) {
       await refuseUnsafeUrl('video_url', video_url, ctx)
       let grouping: string | null = null
       try {
-        grouping = groupingOf(await videoInfo(toolConfig(ctx), video_url, AbortSignal.timeout(GROUPING_TIMEOUT_MS)))
+        const info = await runLookup(ctx, currentUser(c).id, c.req.raw.signal, (cfg, signal) => videoInfo(cfg, video_url, signal), {
+          url: video_url,
+        })
+        grouping = groupingOf(info)
       } catch {
-        // unsupported page, refused hop, timeout: the same answer for all
+        // unsupported page, refused hop, timeout, client gone: the same answer for all
       }
       if (!grouping) fail(400, 'Unable to get grouping.')
       return c.json({ grouping }, 200)
@@ -84,7 +86,7 @@ export function musicRoutes(ctx: AppContext) {
       await refuseUnsafeUrl('artwork_url', artwork_url, ctx)
       let resolvedArtworkUrl: string
       try {
-        resolvedArtworkUrl = await resolveArtwork(artwork_url, ctx.allow)
+        resolvedArtworkUrl = await limitLookup(ctx, currentUser(c).id, c.req.raw.signal, (signal) => resolveArtwork(artwork_url, ctx.allow, signal))
       } catch {
         // not a page or image, no cover on it, refused hop, timeout: the same answer for all
         fail(400, 'Unable to get artwork.')

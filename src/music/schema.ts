@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ErrorKind } from '../tools/failure.ts'
 
 /** Shared with the web form: the field rules of section 5 of the spec. */
 const required = (max: number) => z.string({ error: 'Required' }).trim().min(1, 'Required').max(max, `At most ${max} characters`)
@@ -68,6 +69,9 @@ export interface MusicJob {
   createdAt: string
   progress: number
   webdav: 'uploaded' | 'failed' | null
+  /** Why the job failed, for a person; null unless failed. */
+  error: string | null
+  errorKind: ErrorKind | null
 }
 
 /** WebSocket /api/music/jobs/listen messages. */

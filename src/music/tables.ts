@@ -35,8 +35,10 @@ export const musicJobs = pgTable(
     /** null (no account), `uploaded` or `failed`. */
     webdav: text('webdav', { enum: ['uploaded', 'failed'] }),
     webdavError: text('webdav_error'),
-    /** Why the job failed (log and support; not part of the API shape). */
+    /** Why the job failed, in the tool's own words (log and support; the API shows errorKind's sentence). */
     error: text('error'),
+    /** The failure's kind (src/tools/failure.ts), null while not failed. */
+    errorKind: text('error_kind'),
     startedAt: ts('started_at'),
     completed: ts('completed'),
     failed: ts('failed'),

@@ -14,7 +14,7 @@ const notificationSchema: z.ZodType<Notification> = z.object({
 
 /**
  * One message to one user's endpoints, sent by the queue: a failing endpoint
- * is retried (NOTIFY_ATTEMPTS in all, a growing delay) and then given up,
+ * is retried (4 attempts in all, each delay twice the one before) and then given up,
  * recorded with the other failed jobs. The settings are read when it runs,
  * so a URL removed meanwhile is not called.
  */
@@ -22,6 +22,7 @@ export const sendNotificationJob: JobDefinition<{ userId: string; notification: 
   name: 'notifications.send',
   payload: z.object({ userId: z.uuid(), notification: notificationSchema }),
   attempts: 4,
+  backoff: 'exponential',
   timeoutMs: 60_000,
   async run(ctx, { userId, notification }) {
     await deliver(ctx, await getSettings(ctx.db, userId), notification)

@@ -13,6 +13,7 @@ import { musicRun } from '../music/jobs.ts'
 import { musicJobs } from '../music/tables.ts'
 import { enqueueChannelRefresh } from '../youtube/jobs.ts'
 import { youtubeVideos } from '../youtube/tables.ts'
+import { ERROR_SENTENCES } from '../tools/failure.ts'
 import type { Notification } from './schema.ts'
 
 // Real receivers on 127.0.0.1: an ntfy-like server (JSON publishing at its root)
@@ -111,9 +112,10 @@ describe('sent by queued jobs', () => {
     mkdirSync(join(t.ctx.env.DATA_DIR, 'music', aliceId, row!.id), { recursive: true })
     await t.ctx.jobs.enqueue(musicRun, { jobId: row!.id }, { jobId: row!.id })
     const failed = await until('the failed message', () => hooks.find((h) => h.event === 'job.failed'))
-    expect(failed.text).toBe('Nobody - Broken: job has neither a video URL nor an upload')
+    // the sentence a person reads (as the job list shows it), never the internal message
+    expect(failed.text).toBe(`Nobody - Broken: ${ERROR_SENTENCES.internal}`)
     const pushed = await until('ntfy', () => ntfy.find((m) => m.title === 'Music job failed'))
-    expect(pushed.message).toBe('Nobody - Broken: job has neither a video URL nor an upload')
+    expect(pushed.message).toBe(failed.text)
   }, 60_000)
 
   test('a refresh with new videos: one message with their titles and links (none for the first fill)', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testMedia } from '../support/media.ts'
 import { run, startServerProcess, type ServerProcess } from '../support/server-process.ts'
+import { startFakeYtdlp } from '../support/fake-ytdlp.ts'
 import { createMusicJob, HttpClient, openListenSocket, signUp, waitForMusicJobs } from './support.ts'
 
 // The one-file executable (scripts/build-binary.ts): built once, started from
@@ -119,5 +120,26 @@ describe.skipIf(!bunBuildWorks)('the compiled binary', () => {
     expect(restored.stdout).toContain('all tables verified')
     expect(restored.code).toBe(0)
     expect(readdirSync(join(elsewhere, 'music')).length).toBe(1) // the user's folder with the job
+  }, 200_000)
+
+  test('hands itself to yt-dlp as the JavaScript runtime (BUN_BE_BUN=1)', async () => {
+    // the binary acts as plain bun with BUN_BE_BUN=1: what yt-dlp runs for YouTube's challenges
+    const asBun = await run([binary, '-e', 'console.log(typeof Bun.version)'], { BUN_BE_BUN: '1' })
+    expect(asBun).toMatchObject({ code: 0, stdout: 'string\n' })
+    const fake = startFakeYtdlp({ version: '2025.12.08' })
+    const dataDir = join(work, 'js-runtime')
+    const js = await startServerProcess({ DATA_DIR: dataDir, YTDLP_PATH: fake.path, FETCH_ALLOW_HOSTS: '127.0.0.1' }, 120_000, { cmd: [binary], cwd: work })
+    try {
+      const client = new HttpClient(js.url)
+      await signUp(client, join(dataDir, 'mail'), 'runtime@example.com')
+      const res = await client.request(`/api/music/grouping?video_url=${encodeURIComponent('http://127.0.0.1:9/sleep/10/someone')}`)
+      expect(await res.json()).toEqual({ grouping: 'someone' })
+      const args = fake.calls().find((a) => a.includes('-J'))!
+      expect(args[args.indexOf('--js-runtimes') + 1]).toBe(`bun:${binary}`)
+      expect(args).toContain('--no-js-runtimes')
+    } finally {
+      await js.stop()
+      fake.stop()
+    }
   }, 200_000)
 })

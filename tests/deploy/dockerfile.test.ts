@@ -39,7 +39,9 @@ describe('Dockerfile', () => {
     expect(copySources(ins).flatMap((c) => c.sources)).toEqual(
       expect.arrayContaining(['package.json', 'package-lock.json', 'drizzle', 'src', 'web']),
     )
-    expect(runtimeEnv(ins)).toMatchObject({ DATA_DIR: '/data', YTDLP_PATH: '/usr/local/bin/yt-dlp', PORT: '3000' })
+    expect(runtimeEnv(ins)).toMatchObject({ DATA_DIR: '/data', PORT: '3000' })
+    // no YTDLP_PATH: the pinned /usr/local/bin/yt-dlp seeds the managed copy, which updates itself
+    expect(runtimeEnv(ins).YTDLP_PATH).toBeUndefined()
     const ignored = dockerignore('node_modules\nweb/dist\n*.log\n')
     expect(ignored('node_modules/x/y.js')).toBe(true)
     expect(ignored('web/dist/index.html')).toBe(true)

@@ -43,8 +43,8 @@ describe('video area in the browser: subscriptions and the channel page', () => 
       await dialog.getByRole('alert').filter({ hasText: 'Channel not found.' }).waitFor()
       expect(await input.inputValue()).toBe('@no-such-channel-here')
 
-      // slow YouTube down so the refresh that follows stays visible for a few seconds
-      fake.latencyMs = 2500
+      // hold the refresh that follows (its playlist and feed calls) until the page has shown it
+      const release = fake.hold((path) => path.includes('/playlistItems') || path.startsWith('/feeds/'))
       await input.fill('@tiny-kitchen')
       const subscribe = dialog.getByRole('button', { name: 'Subscribe' })
       await subscribe.click()
@@ -64,8 +64,8 @@ describe('video area in the browser: subscriptions and the channel page', () => 
       expect(tinyKitchen).toBe(fake.channel('@tiny-kitchen').id)
       await page.getByRole('heading', { name: 'Tiny Kitchen', level: 1 }).waitFor()
       await page.getByText('Retrieving latest videos...').waitFor({ timeout: 15_000 })
+      release()
       await page.getByText('Retrieving latest videos...').waitFor({ state: 'hidden', timeout: 60_000 })
-      fake.latencyMs = 0
       // no reload: the socket said the refresh ended and the list refreshed itself
       await page.waitForFunction(() => document.querySelectorAll('article[data-video-id]').length === 12, null, { timeout: 15_000 })
       await page.waitForFunction(() => document.title === 'Tiny Kitchen | Tunefeed')

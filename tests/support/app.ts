@@ -32,6 +32,9 @@ export async function createTestApp(
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     RATE_LIMIT_MAX: '1000',
     SCHEDULER: 'false',
+    // no managed yt-dlp download in tests unless a test asks for one (against a local release server)
+    YTDLP_UPDATE: 'off',
+    PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,
   })
@@ -51,6 +54,7 @@ export async function createTestApp(
     queue: { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` },
     overrides: opts.ctx,
   })
+  if (!opts.ctx?.tools) await ctx.tools.init()
   await jobs.start()
   const app = createApp(ctx)
   return {

@@ -44,6 +44,8 @@ export function baseEnv(env: Record<string, string>): Record<string, string> {
     PORT: '0',
     LOG_LEVEL: 'info',
     SCHEDULER: 'false',
+    // no managed yt-dlp download unless a test points YTDLP_RELEASE_URL at a local release server
+    YTDLP_UPDATE: 'off',
     APP_SECRET: 'process-test-secret-process-test-secret',
     ...env,
   }

@@ -21,6 +21,8 @@ const job = (id: string, extra: Partial<MusicJob> = {}): MusicJob => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   progress: 0,
   webdav: null,
+  error: null,
+  errorKind: null,
   ...extra,
 })
 

@@ -39,6 +39,8 @@ function Thumbnail({ src }: { src: string | null }) {
   )
 }
 
+const FAILED_FALLBACK = 'The job failed. Delete it and try again.'
+
 /** One job (docs/product.md#music-jobs): Loading with progress, Download, or red Failed; Delete always. */
 export function JobRow({ job }: { job: MusicJob }) {
   const remove = useDeleteJob()
@@ -88,6 +90,11 @@ export function JobRow({ job }: { job: MusicJob }) {
           )}
           {(job.webdav === 'uploaded' || job.webdav === 'failed') && <WebdavBadge {...webdavBadges[job.webdav]} />}
         </styled.span>
+        {job.failed && (
+          <styled.span id={`job-error-${job.id}`} textStyle="xs" color="fg.error" data-testid="job-error" data-error-kind={job.errorKind ?? undefined}>
+            {job.error ?? FAILED_FALLBACK}
+          </styled.span>
+        )}
       </styled.div>
 
       <styled.div display="flex" alignItems="center" gap="2" flexShrink="0" width={{ base: 'full', sm: 'auto' }} ps={{ base: '60px', sm: '0' }}>
@@ -106,8 +113,8 @@ export function JobRow({ job }: { job: MusicJob }) {
             Loading {progress}%
           </Button>
         ) : job.failed ? (
-          <Tooltip content="The job failed. Delete it and try again.">
-            <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="36" cursor="default">
+          <Tooltip content={job.error ?? FAILED_FALLBACK}>
+            <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="36" cursor="default" aria-describedby={`job-error-${job.id}`}>
               <CircleXIcon />
               Failed
             </Button>

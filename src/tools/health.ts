@@ -1,0 +1,14 @@
+import type { Toolbox } from './toolbox.ts'
+
+/** GET /api/health entries: a missing tool makes the app `degraded`, with a sentence saying how to fix it. */
+export function toolHealth(tools: Toolbox): Record<string, () => Promise<void>> {
+  return {
+    async ffmpeg() {
+      // a configured path that does not answer `-version` is as good as missing
+      if (!tools.ffmpeg?.version) throw new Error('ffmpeg is missing: install it (apt-get install ffmpeg) or set FFMPEG_PATH')
+    },
+    async ytdlp() {
+      if (!tools.ytdlp) throw new Error('yt-dlp is missing: install it, set YTDLP_PATH, or let the app manage it (YTDLP_UPDATE)')
+    },
+  }
+}

@@ -1,0 +1,86 @@
+import type { AppContext } from '../context.ts'
+import type { YtdlpConfig } from './ytdlp.ts'
+
+/**
+ * Request-time look-ups (/grouping, /lookup, /artwork): at most
+ * LOOKUP_CONCURRENCY at once in the app and LOOKUP_CONCURRENCY_PER_USER per
+ * user; the others wait their turn. Each gives up (killing its yt-dlp, or its fetch) when
+ * the client goes away or after LOOKUP_TIMEOUT_SECONDS, which stays below the
+ * server's idle timeout so the client gets an answer rather than a cut.
+ */
+class Slots {
+  private used = 0
+  private readonly waiting: (() => void)[] = []
+  constructor(private readonly size: number) {}
+
+  async take(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted()
+    if (this.used < this.size) {
+      this.used++
+      return
+    }
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      const onAbort = () => {
+        this.waiting.splice(this.waiting.indexOf(wake), 1)
+        reject(signal.reason)
+      }
+      this.waiting.push(wake)
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  /** Hands the slot to the next waiter, or frees it. */
+  give() {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.used--
+  }
+
+  get idle() {
+    return this.used === 0 && this.waiting.length === 0
+  }
+}
+
+const globalSlots = new WeakMap<AppContext, Slots>()
+const userSlots = new WeakMap<AppContext, Map<string, Slots>>()
+
+/** A yt-dlp look-up: `fn` gets the configuration and the look-up's signal. */
+export function runLookup<T>(
+  ctx: AppContext,
+  userId: string,
+  clientSignal: AbortSignal,
+  fn: (cfg: YtdlpConfig, signal: AbortSignal) => Promise<T>,
+  opts: { url?: string } = {},
+): Promise<T> {
+  return limitLookup(ctx, userId, clientSignal, (signal) => ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url }))
+}
+
+/** Any look-up (a page fetch for /artwork): the same limits, signal and timeout. */
+export async function limitLookup<T>(ctx: AppContext, userId: string, clientSignal: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { env } = ctx
+  const signal = AbortSignal.any([clientSignal, AbortSignal.timeout(env.LOOKUP_TIMEOUT_SECONDS * 1000)])
+  let all = globalSlots.get(ctx)
+  if (!all) globalSlots.set(ctx, (all = new Slots(env.LOOKUP_CONCURRENCY)))
+  let users = userSlots.get(ctx)
+  if (!users) userSlots.set(ctx, (users = new Map()))
+  let mine = users.get(userId)
+  if (!mine) users.set(userId, (mine = new Slots(env.LOOKUP_CONCURRENCY_PER_USER)))
+
+  // the user's own turn first, so one user's burst cannot hold the global slots while waiting
+  await mine.take(signal)
+  try {
+    await all.take(signal)
+    try {
+      return await fn(signal)
+    } finally {
+      all.give()
+    }
+  } finally {
+    mine.give()
+    if (mine.idle) users.delete(userId)
+  }
+}

@@ -1,0 +1,284 @@
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { errorFields, log } from '../lib/logger.ts'
+import { runProcess } from '../lib/process.ts'
+import type { Toolbox, YtdlpInUse } from './toolbox.ts'
+
+/**
+ * The yt-dlp the app keeps current under DATA_DIR/tools/yt-dlp
+ * (docs/decisions/052-managed-ytdlp.md):
+ *
+ *   state.json            current and previous build, last check, last error
+ *   builds/<sha256>/yt-dlp one folder per build, never changed once written
+ *
+ * An update fetches the release asset for this machine from YTDLP_RELEASE_URL,
+ * checks it against the release's SHA2-256SUMS, runs it (`--version`, then a
+ * metadata extraction of a local file) and only then makes it current, once
+ * no yt-dlp call is running; the build before stays for rollback. Any failure
+ * keeps the current build and is recorded in `lastError`.
+ */
+export interface Build {
+  version: string
+  sha256: string
+  /** The release asset it came from (`yt-dlp`, `yt-dlp_linux`, ...), or `seed` for the copy made from PATH. */
+  asset: string
+}
+
+export interface ManagedState {
+  current: Build | null
+  previous: Build | null
+  checkedAt: string | null
+  updatedAt: string | null
+  lastError: string | null
+  /** A build the admin rolled back from: checks do not install it again. */
+  rejected: string | null
+}
+
+const RELEASES: Record<'stable' | 'nightly', string> = {
+  stable: 'https://github.com/yt-dlp/yt-dlp/releases/latest/download',
+  nightly: 'https://github.com/yt-dlp/yt-dlp-nightly-builds/releases/latest/download',
+}
+const MAX_ASSET_BYTES = 200 * 1024 * 1024
+const FETCH_TIMEOUT_MS = 5 * 60 * 1000
+const SELF_TEST_TIMEOUT_MS = 60_000
+
+export type UpdateOutcome = 'updated' | 'current' | 'failed' | 'off'
+
+export class ManagedYtdlp {
+  readonly dir: string
+  private state: ManagedState = { current: null, previous: null, checkedAt: null, updatedAt: null, lastError: null, rejected: null }
+  private checking: Promise<UpdateOutcome> | null = null
+
+  constructor(private readonly tools: Toolbox) {
+    this.dir = join(tools.env.DATA_DIR, 'tools', 'yt-dlp')
+  }
+
+  get channel() {
+    return this.tools.env.YTDLP_UPDATE
+  }
+
+  /** Off when YTDLP_PATH is set or the channel is `off`: then the yt-dlp on PATH runs. */
+  get enabled() {
+    return !this.tools.env.YTDLP_PATH && this.channel !== 'off'
+  }
+
+  get releaseUrl() {
+    const channel = this.channel === 'off' ? 'stable' : this.channel
+    return (this.tools.env.YTDLP_RELEASE_URL ?? RELEASES[channel]).replace(/\/+$/, '')
+  }
+
+  /** True while a check runs. */
+  get busy() {
+    return this.checking !== null
+  }
+
+  snapshot(): ManagedState {
+    return structuredClone(this.state)
+  }
+
+  buildPath(build: Build) {
+    return join(this.dir, 'builds', build.sha256, 'yt-dlp')
+  }
+
+  /** The managed build in use, for the toolbox; null when off or none yet. */
+  inUse(): YtdlpInUse | null {
+    const current = this.state.current
+    if (!this.enabled || !current) return null
+    return { path: this.buildPath(current), version: current.version, source: 'managed' }
+  }
+
+  /**
+   * Reads the state; with no build yet, the yt-dlp on PATH (the Docker image's pinned
+   * one) becomes the first, so the app runs at once and updates from there.
+   */
+  async load() {
+    try {
+      this.state = { ...this.state, ...(JSON.parse(await readFile(join(this.dir, 'state.json'), 'utf8')) as ManagedState) }
+    } catch {
+      // first start
+    }
+    if (this.state.current && !existsSync(this.buildPath(this.state.current))) this.state.current = null
+    if (!this.enabled || this.state.current) return
+    const onPath = Bun.which('yt-dlp', { PATH: this.tools.env.PATH })
+    if (!onPath) return
+    try {
+      const bytes = await readFile(onPath)
+      const build = await this.install(new Uint8Array(bytes), 'seed')
+      this.state.current = build
+      this.state.updatedAt = new Date().toISOString()
+      await this.save()
+      log.info('managed yt-dlp seeded from PATH', { version: build.version })
+    } catch (err) {
+      log.warn('managed yt-dlp could not be seeded from PATH', errorFields(err))
+    }
+  }
+
+  /** Checks the channel's release now (one check at a time); the outcome is also in the state. */
+  update(): Promise<UpdateOutcome> {
+    this.checking ??= this.runUpdate().finally(() => (this.checking = null))
+    return this.checking
+  }
+
+  private async runUpdate(): Promise<UpdateOutcome> {
+    if (!this.enabled) return 'off'
+    this.state.checkedAt = new Date().toISOString()
+    try {
+      const asset = await this.assetName()
+      const sums = await this.fetchBytes(`${this.releaseUrl}/SHA2-256SUMS`, 1024 * 1024)
+      const expected = parseSums(new TextDecoder().decode(sums)).get(asset)
+      if (!expected) throw new Error(`SHA2-256SUMS lists no ${asset}`)
+      if (expected === this.state.current?.sha256 || expected === this.state.rejected) {
+        this.state.lastError = null
+        await this.save()
+        return 'current'
+      }
+      const bytes = await this.fetchBytes(`${this.releaseUrl}/${asset}`, MAX_ASSET_BYTES)
+      const actual = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+      if (actual !== expected) throw new Error(`checksum mismatch for ${asset}: SHA2-256SUMS says ${expected}, the download is ${actual}`)
+      const build = await this.install(bytes, asset)
+      await this.switchTo(build)
+      this.state.lastError = null
+      await this.save()
+      log.info('managed yt-dlp updated', { version: build.version, asset })
+      return 'updated'
+    } catch (err) {
+      this.state.lastError = err instanceof Error ? err.message : String(err)
+      await this.save()
+      log.warn('managed yt-dlp update failed; the current build stays', errorFields(err))
+      return 'failed'
+    }
+  }
+
+  /** The previous build becomes current again; false when there is none. */
+  async rollback(): Promise<Build | null> {
+    const { current, previous } = this.state
+    if (!previous || !existsSync(this.buildPath(previous))) return null
+    await this.tools.idle()
+    this.state = { ...this.state, current: previous, previous: current, rejected: current?.sha256 ?? null, updatedAt: new Date().toISOString() }
+    await this.save()
+    await this.tools.refreshYtdlp()
+    return previous
+  }
+
+  /** Writes the build into its own folder, then self-tests it there. */
+  private async install(bytes: Uint8Array, asset: string): Promise<Build> {
+    const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+    const folder = join(this.dir, 'builds', sha256)
+    const staging = `${folder}.tmp-${crypto.randomUUID()}`
+    await mkdir(staging, { recursive: true })
+    try {
+      await writeFile(join(staging, 'yt-dlp'), bytes, { mode: 0o755 })
+      await chmod(join(staging, 'yt-dlp'), 0o755)
+      const version = await selfTest(join(staging, 'yt-dlp'), staging)
+      await rm(folder, { recursive: true, force: true })
+      await rename(staging, folder)
+      return { version, sha256, asset }
+    } catch (err) {
+      await rm(staging, { recursive: true, force: true })
+      throw err
+    }
+  }
+
+  /** Makes `build` current once no yt-dlp call runs; keeps the one before; removes older builds. */
+  private async switchTo(build: Build) {
+    await this.tools.idle()
+    const old = this.state.current
+    this.state.previous = old && old.sha256 !== build.sha256 ? old : this.state.previous
+    this.state.current = build
+    this.state.rejected = null
+    this.state.updatedAt = new Date().toISOString()
+    await this.save()
+    await this.tools.refreshYtdlp()
+    const keep = new Set([build.sha256, this.state.previous?.sha256])
+    for (const name of await readdir(join(this.dir, 'builds')).catch(() => [] as string[])) {
+      if (!keep.has(name) && !name.includes('.tmp-')) await rm(join(this.dir, 'builds', name), { recursive: true, force: true })
+    }
+  }
+
+  private async save() {
+    await mkdir(this.dir, { recursive: true })
+    const tmp = join(this.dir, `state.json.${process.pid}.tmp`)
+    await writeFile(tmp, JSON.stringify(this.state, null, 2))
+    await rename(tmp, join(this.dir, 'state.json'))
+  }
+
+  /** The zipapp where python3 ≥ 3.10 runs it (small, any CPU); else the standalone Linux build. */
+  private async assetName(): Promise<string> {
+    const python = Bun.which('python3', { PATH: this.tools.env.PATH })
+    if (python) {
+      const result = await runProcess([python, '-c', 'import sys; print(sys.version_info >= (3, 10))'], {
+        collectStdout: true,
+        signal: AbortSignal.timeout(10_000),
+      }).catch(() => null)
+      if (result?.stdout.trim() === 'True') return 'yt-dlp'
+    }
+    return process.arch === 'arm64' ? 'yt-dlp_linux_aarch64' : 'yt-dlp_linux'
+  }
+
+  private async fetchBytes(url: string, max: number): Promise<Uint8Array> {
+    const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' })
+    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
+    const length = Number(res.headers.get('content-length') ?? 0)
+    if (length > max) throw new Error(`${url}: ${length} bytes is more than ${max}`)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    if (bytes.length > max) throw new Error(`${url}: more than ${max} bytes`)
+    return bytes
+  }
+}
+
+/** `<sha256>  <name>` lines (sha256sum's format, as yt-dlp publishes them). */
+export function parseSums(text: string): Map<string, string> {
+  const sums = new Map<string, string>()
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{64})\s+\*?(\S+)\s*$/i.exec(line.trim())
+    if (m) sums.set(m[2]!, m[1]!.toLowerCase())
+  }
+  return sums
+}
+
+/**
+ * A build is good when `--version` answers a version and it extracts the
+ * metadata of a local WAV file (made here: no network, no ffmpeg).
+ */
+export async function selfTest(path: string, workDir: string): Promise<string> {
+  const signal = AbortSignal.timeout(SELF_TEST_TIMEOUT_MS)
+  const version = await runProcess([path, '--version'], { collectStdout: true, signal })
+  const name = version.stdout.trim().split('\n')[0]?.trim() ?? ''
+  if (version.code !== 0 || !/^\d{4}\.\d{2}\.\d{2}/.test(name)) throw new Error(`self-test failed: --version answered ${JSON.stringify(name || version.stderr.trim().slice(-200))}`)
+  const sample = join(workDir, 'self-test.wav')
+  await writeFile(sample, silentWav())
+  try {
+    const info = await runProcess([path, '--ignore-config', '--no-cache-dir', '--enable-file-urls', '-J', '--skip-download', `file://${sample}`], {
+      collectStdout: true,
+      signal,
+    })
+    let parsed: { ext?: string } | null = null
+    try {
+      parsed = JSON.parse(info.stdout) as { ext?: string }
+    } catch {}
+    if (info.code !== 0 || parsed?.ext !== 'wav') throw new Error(`self-test failed: metadata extraction exited ${info.code}: ${info.stderr.trim().slice(-300)}`)
+  } finally {
+    await rm(sample, { force: true })
+  }
+  return name
+}
+
+/** One second of 8 kHz mono silence. */
+function silentWav(): Uint8Array {
+  const samples = 8000
+  const buf = Buffer.alloc(44 + samples * 2)
+  buf.write('RIFF', 0)
+  buf.writeUInt32LE(36 + samples * 2, 4)
+  buf.write('WAVEfmt ', 8)
+  buf.writeUInt32LE(16, 16)
+  buf.writeUInt16LE(1, 20)
+  buf.writeUInt16LE(1, 22)
+  buf.writeUInt32LE(8000, 24)
+  buf.writeUInt32LE(16000, 28)
+  buf.writeUInt16LE(2, 32)
+  buf.writeUInt16LE(16, 34)
+  buf.write('data', 36)
+  buf.writeUInt32LE(samples * 2, 40)
+  return buf
+}

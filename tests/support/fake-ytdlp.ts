@@ -1,0 +1,117 @@
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * A stand-in yt-dlp for tests, put on YTDLP_PATH: it records each argument
+ * list, answers `--version` with a chosen version, and for a URL whose path
+ * is `/fail/<case id>` prints that case's real text from
+ * tests/fixtures/tool-errors.json and exits as yt-dlp does. `/flaky/<n>/<case id>/...`
+ * fails with the case's text for the first n calls of that URL, then behaves
+ * as the rest of the path without the prefix. `/sleep/<ms>/<uploader>` waits,
+ * then answers `-J` with that uploader. Each call's cookies file (`--cookies`)
+ * is recorded with its mode and text. Anything else runs Debian's
+ * yt-dlp with the arguments it understands (the 2023 build knows no
+ * `--js-runtimes`), so successful jobs work too.
+ */
+export interface FakeYtdlp {
+  path: string
+  /** The argument lists of every call so far (without argv[0]). */
+  calls(): string[][]
+  /** The cookies file each call was given: its path, mode and text at the time. */
+  cookieFiles(): { path: string; mode: number; text: string }[]
+  stop(): void
+}
+
+export interface ToolErrorCase {
+  id: string
+  kind: string
+  tool: 'yt-dlp' | 'ffmpeg'
+  stream: 'stdout' | 'stderr'
+  exit: number
+  text: string
+  source: string
+}
+
+export const FIXTURE = join(import.meta.dir, '../fixtures/tool-errors.json')
+export const toolErrorCases = (): ToolErrorCase[] => (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { cases: ToolErrorCase[] }).cases
+
+export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string } = {}): FakeYtdlp {
+  const dir = mkdtempSync(join(tmpdir(), 'tunefeed-fake-ytdlp-'))
+  const log = join(dir, 'calls.jsonl')
+  writeFileSync(log, '')
+  writeFileSync(join(dir, 'cookies.jsonl'), '')
+  const path = join(dir, 'yt-dlp')
+  const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir }
+  writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(import.meta.path)} ${JSON.stringify(JSON.stringify(config))} "$@"\n`)
+  chmodSync(path, 0o755)
+  return {
+    path,
+    calls: () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as string[]),
+    cookieFiles: () =>
+      readFileSync(join(dir, 'cookies.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    stop: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+/** Arguments the 2023 yt-dlp does not know, with how many values each takes. */
+const NEWER_OPTIONS: Record<string, number> = { '--no-js-runtimes': 0, '--js-runtimes': 1 }
+
+async function main(configJson: string, args: string[]) {
+  const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string }
+  appendFileSync(config.log, `${JSON.stringify(args)}\n`)
+  const cookies = args.indexOf('--cookies')
+  if (cookies >= 0) {
+    const path = args[cookies + 1]!
+    const record = { path, mode: statSync(path).mode & 0o777, text: readFileSync(path, 'utf8') }
+    appendFileSync(join(config.counters, 'cookies.jsonl'), `${JSON.stringify(record)}\n`)
+  }
+  const sleep = /^\/sleep\/(\d+)\/([\w-]+)$/.exec(URL.parse(args.at(-1) ?? '')?.pathname ?? '')
+  if (sleep) {
+    await Bun.sleep(Number(sleep[1]))
+    console.log(JSON.stringify({ id: 'x', title: 'x', uploader: sleep[2] }))
+    return 0
+  }
+  if (args.includes('--version')) {
+    console.log(config.version)
+    return 0
+  }
+  const url = args.at(-1) ?? ''
+  const path = URL.parse(url)?.pathname ?? ''
+  const cases = (JSON.parse(readFileSync(config.fixture, 'utf8')) as { cases: ToolErrorCase[] }).cases
+  const flaky = /^\/flaky\/(\d+)\/([\w-]+)(\/.*)$/.exec(path)
+  let failWith = /^\/fail\/([\w-]+)$/.exec(path)?.[1]
+  if (flaky) {
+    const counter = join(config.counters, `count-${Bun.hash(url)}`)
+    let n = 0
+    try {
+      n = Number(readFileSync(counter, 'utf8'))
+    } catch {}
+    writeFileSync(counter, String(n + 1))
+    if (n < Number(flaky[1])) failWith = flaky[2]
+    else args[args.length - 1] = new URL(flaky[3]!, url).toString()
+  }
+  if (failWith) {
+    const found = cases.find((c) => c.id === failWith)
+    if (!found) throw new Error(`no fixture case ${failWith}`)
+    ;(found.stream === 'stdout' ? process.stdout : process.stderr).write(`${found.text}\n`)
+    return found.exit
+  }
+  const real: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const skip = NEWER_OPTIONS[args[i]!]
+    if (skip === undefined) real.push(args[i]!)
+    else i += skip
+  }
+  const child = Bun.spawn([config.real, ...real], { stdio: ['inherit', 'inherit', 'inherit'] })
+  return await child.exited
+}
+
+if (import.meta.main) process.exit(await main(process.argv[2]!, process.argv.slice(3)))
