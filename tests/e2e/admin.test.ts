@@ -113,7 +113,17 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText('Feeds only (no API key)').waitFor()
     expect(await page.getByText(/0 of 10000 units/).count()).toBe(1)
     await page.waitForFunction(() => document.title.startsWith('Admin'))
+    // tools: the managed yt-dlp is off in tests (no update to check); cookies set from a file, then removed
+    expect(await page.getByRole('button', { name: 'Update now' }).isDisabled()).toBe(true)
+    const cookiesFile = join(folders!.workDir, 'cookies.txt')
+    await Bun.write(cookiesFile, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tPREF\tf6=40000000\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tSID\tsecret-value\n')
+    await page.getByLabel('Cookies file (Netscape cookies.txt, at most 1 MB)').setInputFiles(cookiesFile)
+    await page.getByRole('button', { name: 'Set cookies' }).click()
+    await page.getByText(/^2 cookies for youtube\.com \(set /).waitFor()
+    expect(await page.getByText('secret-value').count()).toBe(0)
     await shot(page, 'admin-status')
+    await page.getByRole('button', { name: 'Remove cookies' }).click()
+    await page.getByRole('button', { name: 'Set cookies' }).waitFor()
 
     await page.getByRole('tab', { name: 'Jobs' }).click()
     const row = page.getByRole('row').filter({ hasText: USER.email })

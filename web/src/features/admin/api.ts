@@ -53,3 +53,12 @@ export const useDeleteJob = () => useAdminMutation((id: string) => request(api.a
 export const useRunSchedule = () =>
   useAdminMutation((name: string) => request(api.admin.schedules[':name'].run.$post({ param: { name } })))
 export const useTestMail = () => useMutation({ mutationFn: () => request(api.admin.mail.test.$post()) })
+
+// the tools part (docs/api.md, Admin status and tools): the managed yt-dlp and the cookies handed to it
+export const useUpdateYtdlp = () => useAdminMutation(() => request(api.admin.tools.ytdlp.update.$post()))
+export const useRollbackYtdlp = () => useAdminMutation(() => request(api.admin.tools.ytdlp.rollback.$post()))
+export const useSetCookies = () =>
+  useAdminMutation((text: string) =>
+    request(api.admin.tools.cookies.$put(undefined, { init: { body: text, headers: { 'content-type': 'text/plain' } } })),
+  )
+export const useRemoveCookies = () => useAdminMutation(() => request(api.admin.tools.cookies.$delete()))
