@@ -49,6 +49,10 @@ RUN echo "${YTDLP_SHA256}  /usr/local/bin/yt-dlp" | sha256sum -c - \
  && yt-dlp --version
 
 COPY --from=build /out/tunefeed /usr/local/bin/tunefeed
+# the HTTPS front (docs/deploy.md): a Caddy container mounts these, e.g.
+#   docker run --volumes-from tunefeed -e DOMAIN=... caddy:2 caddy run --config /usr/share/tunefeed/Caddyfile
+COPY Caddyfile /usr/share/tunefeed/Caddyfile
+COPY deploy/tunefeed.caddy /usr/share/tunefeed/deploy/tunefeed.caddy
 
 # YouTube needs a JavaScript runtime for yt-dlp: the app passes its own binary on every call
 # (--js-runtimes bun:<binary>, run with BUN_BE_BUN=1), so no yt-dlp.conf is needed.

@@ -89,8 +89,8 @@ describe('behind Caddy', () => {
     rmSync(big)
   }, 120_000)
 
-  test('the HTTPS Caddyfile (same snippet, a domain) is valid', async () => {
-    const proc = Bun.spawn(['caddy', 'validate', '--config', join(import.meta.dir, '../../deploy/Caddyfile'), '--adapter', 'caddyfile'], {
+  test('the top-level HTTPS Caddyfile (same snippet, a domain) adapts and is valid', async () => {
+    const proc = Bun.spawn(['caddy', 'validate', '--config', join(import.meta.dir, '../../Caddyfile'), '--adapter', 'caddyfile'], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, XDG_DATA_HOME: join(work, 'xdg-data'), XDG_CONFIG_HOME: join(work, 'xdg-config'), DOMAIN: 'music.example.org' },
       stdout: 'pipe',
       stderr: 'pipe',

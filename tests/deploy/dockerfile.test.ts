@@ -37,7 +37,7 @@ describe('Dockerfile', () => {
     const ins = parseDockerfile(dockerfile)
     expect([...new Set(ins.map((i) => i.stage))]).toEqual(['build', 'runtime'])
     expect(copySources(ins).flatMap((c) => c.sources)).toEqual(
-      expect.arrayContaining(['package.json', 'package-lock.json', 'drizzle', 'src', 'web']),
+      expect.arrayContaining(['package.json', 'package-lock.json', 'drizzle', 'src', 'web', 'Caddyfile', 'deploy/tunefeed.caddy']),
     )
     expect(runtimeEnv(ins)).toMatchObject({ DATA_DIR: '/data', PORT: '3000' })
     // no YTDLP_PATH: the pinned /usr/local/bin/yt-dlp seeds the managed copy, which updates itself

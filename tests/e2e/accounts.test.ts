@@ -116,7 +116,8 @@ describe('accounts in the browser', () => {
       await expectTitle(page, 'Account | Tunefeed')
       await shot(page, 'account')
 
-      // --- reset the password through the two-step dialog
+      // --- reset the password through the two-step dialog (signed out: /login sends a signed-in visitor home)
+      await context.clearCookies()
       await page.goto('/login')
       await page.getByRole('button', { name: 'Reset Password' }).click()
       const resetDialog = page.getByRole('dialog', { name: 'Reset Password' })
@@ -128,6 +129,15 @@ describe('accounts in the browser', () => {
       await resetDialog.getByRole('button', { name: 'Send Reset Email' }).click()
       await resetDialog.getByText('Reset password code sent to email').waitFor()
       const code = resetCode(await smtp.nextMail(EMAIL))
+      // a wrong code: the server's error; the next attempt (a field left empty) clears it
+      await resetDialog.getByLabel('Token').fill('not-the-code')
+      await resetDialog.getByLabel('New Password').fill(NEW_PASSWORD)
+      await resetDialog.getByRole('button', { name: 'Reset Password' }).click()
+      await resetDialog.getByText('Token is not valid.').waitFor()
+      await resetDialog.getByLabel('Token').fill('')
+      await resetDialog.getByRole('button', { name: 'Reset Password' }).click()
+      await resetDialog.getByText('Required').waitFor()
+      expect(await resetDialog.getByText('Token is not valid.').count()).toBe(0)
       await resetDialog.getByLabel('Token').fill(code)
       await resetDialog.getByLabel('New Password').fill(NEW_PASSWORD)
       await resetDialog.getByRole('button', { name: 'Reset Password' }).click()
@@ -162,6 +172,11 @@ describe('accounts in the browser', () => {
       await page.getByLabel('URL').fill(dav.url)
       await save.click()
       await page.getByText('Error connecting to webdav server.').waitFor()
+      // a new attempt clears the server's message, even one that fails in the browser
+      await page.getByLabel('Password').fill('')
+      await save.click()
+      await page.getByText('Required').waitFor()
+      expect(await page.getByText('Error connecting to webdav server.').count()).toBe(0)
       await page.getByLabel('Password').fill(dav.password)
       await save.click()
       await page.getByText('WebDAV Updated').waitFor()

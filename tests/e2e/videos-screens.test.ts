@@ -60,12 +60,16 @@ describe('video area in the browser: small screens and performance', () => {
       await phone.getByRole('button', { name: 'Enable AutoPlay' }).click()
       await phone.locator('footer').getByRole('slider', { name: 'Progress' }).waitFor()
       await phone.waitForFunction(() => !!document.querySelector('footer a[aria-label^="Video: "]'))
-      expect(await phone.locator('footer').getByRole('button', { name: 'Open queue' }).isVisible()).toBe(false)
+      // the queue button stays: the panel it opens is the only place a phone shows the playing video (decision 111)
+      expect(await phone.locator('footer').getByRole('button', { name: 'Open queue' }).isVisible()).toBe(true)
       expect(await phone.locator('footer').getByRole('button', { name: 'Previous video' }).isVisible()).toBe(false)
       expect(await phone.locator('footer').getByRole('button', { name: 'Next video' }).isVisible()).toBe(true)
       const panel = (await phone.locator('#queue-panel').boundingBox())!
       expect(panel.x).toBeGreaterThanOrEqual(PHONE.width - 1) // slid out of view, still holding the player
       await shot('videos-mobile', phone)
+      await phone.locator('footer').getByRole('button', { name: 'Open queue' }).tap()
+      await phone.waitForFunction(() => document.querySelector('#queue-panel')?.getBoundingClientRect().x === 0)
+      await phone.locator('footer').getByRole('button', { name: 'Close queue' }).tap()
       await phone.getByRole('button', { name: 'Stop AutoPlay' }).click()
 
       const first = await phone.locator('article[data-video-id]').first().getAttribute('data-video-id')

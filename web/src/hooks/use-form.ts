@@ -47,11 +47,16 @@ export function useForm<T extends Values, S extends z.ZodType>({ initialValues, 
     if (submitted) setErrors(validate(next).errors)
   }
 
-  /** Validates, shows errors, and calls `onValid` with the parsed data when everything passes. */
-  const handleSubmit = (onValid: (data: z.output<S>) => void) => (event?: FormEvent) => {
+  /**
+   * Validates, shows errors, and calls `onValid` with the parsed data when everything passes.
+   * `onAttempt` runs on every submit first: pass the mutation's `reset` so a new attempt clears
+   * the last server error instead of showing it beside new field errors.
+   */
+  const handleSubmit = (onValid: (data: z.output<S>) => void, onAttempt?: () => void) => (event?: FormEvent) => {
     event?.preventDefault()
     // a form inside a portal (dialog) must not also submit the form it was opened from
     event?.stopPropagation()
+    onAttempt?.()
     setSubmitted(true)
     const result = validate(values)
     setErrors(result.errors)

@@ -1,6 +1,7 @@
 import { type ClientResponse, hc } from 'hono/client'
 import type { SuccessStatusCode } from 'hono/utils/http-status'
 import type { AppType } from '#server/app.ts'
+import { detailText } from './detail-text.ts'
 
 /** Requests that take longer than this fail with the TIMEOUT_ERROR kind. */
 export const REQUEST_TIMEOUT_MS = 30_000
@@ -76,7 +77,7 @@ export async function request<R extends ClientResponse<unknown, number, string>>
     } else data = raw
   }
   if (res.status >= 200 && res.status < 300) return data as OkBody<R>
-  throw new ApiError(res.status, detailOf(data, raw) || `Request failed (${res.status}).`, res.status, data)
+  throw new ApiError(res.status, detailText(detailOf(data, raw)) || `Request failed (${res.status}).`, res.status, data)
 }
 
 /** Text for an error shown in a form or notification. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { arrivalIndex, formatTime, percentPlayed, resumePosition, shouldMarkWatched, step } from './logic.ts'
+import { arrivalIndex, arrowTarget, formatTime, percentPlayed, resumePosition, shouldMarkWatched, step } from './logic.ts'
 
 describe('step (docs/product.md#autoplay: previous/next, page boundaries)', () => {
   const at = (index: number, page = 2, totalPages = 3, length = 48) => ({ index, length, page, totalPages })
@@ -65,5 +65,21 @@ describe('format', () => {
     expect(percentPlayed(15, 30)).toBe(50)
     expect(percentPlayed(40, 30)).toBe(100)
     expect(percentPlayed(5, 0)).toBe(0)
+  })
+})
+
+describe('progress slider keys', () => {
+  test('an arrow key moves 5 s, within 0-100 %', () => {
+    expect(arrowTarget(50, 100, 'ArrowRight')).toBe(55)
+    expect(arrowTarget(50, 100, 'ArrowUp')).toBe(55)
+    expect(arrowTarget(50, 100, 'ArrowLeft')).toBe(45)
+    expect(arrowTarget(10, 600, 'ArrowDown')).toBeCloseTo(10 - 500 / 600)
+    expect(arrowTarget(99, 100, 'ArrowRight')).toBe(100)
+    expect(arrowTarget(2, 100, 'ArrowLeft')).toBe(0)
+  })
+
+  test('other keys, or an unknown duration, leave it to the slider', () => {
+    expect(arrowTarget(50, 100, 'Home')).toBeUndefined()
+    expect(arrowTarget(50, 0, 'ArrowRight')).toBeUndefined()
   })
 })

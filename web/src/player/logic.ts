@@ -61,3 +61,13 @@ export function percentPlayed(playedSeconds: number, duration: number): number {
   if (!(duration > 0)) return 0
   return Math.min(100, Math.max(0, (playedSeconds / duration) * 100))
 }
+
+/** Seconds one arrow key moves the slider (its 0.1 % step is for pointers). */
+export const ARROW_SECONDS = 5
+
+/** The percent an arrow key leads to: ±5 s, within 0-100. */
+export function arrowTarget(percent: number, duration: number, key: string): number | undefined {
+  const dir = key === 'ArrowRight' || key === 'ArrowUp' ? 1 : key === 'ArrowLeft' || key === 'ArrowDown' ? -1 : 0
+  if (dir === 0 || duration <= 0) return undefined
+  return Math.min(100, Math.max(0, percent + (dir * ARROW_SECONDS * 100) / duration))
+}

@@ -6,6 +6,7 @@ import { PlayerFooter } from '~/player/components/player-footer.tsx'
 import { playerStore } from '~/player/store.ts'
 import { Header } from './header.tsx'
 import { SideNav } from './side-nav.tsx'
+import { MAIN_ID, SkipLink } from './skip-link.tsx'
 import { FOOTER_HEIGHT, HEADER_HEIGHT, NAVBAR_WIDTH } from './sizes.ts'
 
 /**
@@ -17,8 +18,26 @@ export function AppShell({ children, admin = false }: { children: ReactNode; adm
   const [navOpen, setNavOpen] = useState(false)
   const pathname = useRouterState({ select: (s) => s.location.pathname })
   useEffect(() => setNavOpen(false), [pathname])
+  // the phone menu closes with Escape, giving focus back to the burger
+  useEffect(() => {
+    if (!navOpen) return
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return
+      setNavOpen(false)
+      document.querySelector<HTMLElement>('[aria-controls=side-nav]')?.focus()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [navOpen])
 
   const footerHeight = autoplay ? FOOTER_HEIGHT : 0
+  // nothing focused hides under the footer player (the header's share is in the global CSS)
+  useEffect(() => {
+    document.documentElement.style.scrollPaddingBottom = `${footerHeight + 16}px`
+    return () => {
+      document.documentElement.style.scrollPaddingBottom = ''
+    }
+  }, [footerHeight])
   return (
     <styled.div
       minH="100dvh"
@@ -28,9 +47,12 @@ export function AppShell({ children, admin = false }: { children: ReactNode; adm
         ['--footer-height' as string]: `${footerHeight}px`,
       }}
     >
+      <SkipLink />
       <Header navOpen={navOpen} onToggleNav={() => setNavOpen((o) => !o)} />
       <SideNav open={navOpen} admin={admin} />
       <styled.main
+        id={MAIN_ID}
+        tabIndex={-1}
         pt="var(--header-height)"
         pb="var(--footer-height)"
         ps={{ base: '0', md: 'var(--navbar-width)' }}

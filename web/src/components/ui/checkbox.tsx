@@ -25,8 +25,9 @@ export function Checkbox({ children, ...props }: CheckboxProps) {
           <MinusIcon />
         </Indicator>
       </Control>
-      {children && <Label>{children}</Label>}
+      {/* right after the control: the recipe draws the focus ring with `control:has(+ :focus-visible)` */}
       <ArkCheckbox.HiddenInput />
+      {children && <Label>{children}</Label>}
     </Root>
   )
 }

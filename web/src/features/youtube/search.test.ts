@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { CATEGORY_ICONS } from './components/category-icon.tsx'
-import { filtersFrom, videoListSearch, withFilter, withPage } from './search.ts'
+import { categoryIds, categoryOptions, filtersFrom, pickedCategoryOptions, videoListSearch, withFilter, withPage } from './search.ts'
 
 describe('video list search params', () => {
   test('defaults: page 1, 48 a page, no filters', () => {
@@ -38,5 +38,25 @@ describe('category icons (docs/product.md#video-categories)', () => {
   test('every category of the table has an icon, except thriller', () => {
     for (const id of SPEC_IDS) expect(CATEGORY_ICONS[id]).toBeDefined()
     expect(CATEGORY_ICONS[41]).toBeUndefined()
+  })
+
+  test('Categories: each name once, filtering by every id behind it (YouTube has two "Comedy", 23 and 34)', () => {
+    // as GET /api/youtube/videos/categories answers for YouTube's US list (src/youtube/categories.ts)
+    const options = categoryOptions([
+      { id: 1, name: 'Film & Animation' },
+      { id: 10, name: 'Music' },
+      { id: 23, name: 'Comedy' },
+      { id: 24, name: 'Entertainment' },
+      { id: 34, name: 'Comedy' },
+    ])
+    const labels = options.map((o) => o.label)
+    expect(labels.filter((l) => l === 'Comedy')).toHaveLength(1)
+    expect(new Set(labels).size).toBe(labels.length)
+    const comedy = options.find((o) => o.label === 'Comedy')!
+    expect(categoryIds([comedy.value])).toEqual([23, 34])
+    // a URL holding either id (or both) shows the one "Comedy" as picked
+    expect(pickedCategoryOptions(options, [34])).toEqual(['23,34'])
+    expect(pickedCategoryOptions(options, [23, 34, 10])).toEqual(['10', '23,34'])
+    expect(categoryIds(pickedCategoryOptions(options, [10, 23]))).toEqual([10, 23, 34])
   })
 })

@@ -60,3 +60,25 @@ export function withPage(search: VideoListSearch, page: number): VideoListSearch
 
 /** Subscriptions page: only the page number. */
 export const pageSearch = searchValidator<{ page?: number }>({ page: (v) => optionalInt(v, 1) })
+
+export type CategoryOption = { label: string; value: string }
+
+/**
+ * One Categories option per name (YouTube lists "Comedy" twice, ids 23 and
+ * 34): the option's value holds every id behind the name, comma-separated.
+ */
+export function categoryOptions(categories: readonly { id: number; name: string }[]): CategoryOption[] {
+  const byName = new Map<string, number[]>()
+  for (const c of categories) byName.set(c.name, [...(byName.get(c.name) ?? []), c.id])
+  return [...byName].map(([label, ids]) => ({ label, value: ids.join(',') }))
+}
+
+/** The options shown as picked for these ids (a name is picked when any id behind it is). */
+export function pickedCategoryOptions(options: readonly CategoryOption[], ids: readonly number[]): string[] {
+  return options.filter((o) => o.value.split(',').some((id) => ids.includes(Number(id)))).map((o) => o.value)
+}
+
+/** The ids a set of picked options stands for. */
+export function categoryIds(values: readonly string[]): number[] {
+  return values.flatMap((v) => v.split(',').map(Number))
+}

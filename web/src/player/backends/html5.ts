@@ -1,9 +1,13 @@
 import type { BackendEvents, PlayableVideo, PlayerBackend } from './backend.ts'
 
-/** HTML5 <video> backend: one element for the player's life, its `src` swapped per video. */
-export function createHtml5Backend(host: HTMLElement, events: BackendEvents): PlayerBackend {
+/**
+ * HTML5 <video> backend: one element for the player's life, its `src` swapped per video.
+ * `controls`: the browser's own play/pause, seek and volume for touch and pointer (the video page).
+ */
+export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { controls = false } = {}): PlayerBackend {
   const el = document.createElement('video')
   el.playsInline = true
+  el.controls = controls
   el.preload = 'auto'
   el.setAttribute('data-player', 'html5')
   el.style.width = '100%'

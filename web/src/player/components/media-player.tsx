@@ -32,6 +32,8 @@ export type MediaPlayerProps = {
   ref?: Ref<MediaPlayerHandle>
   /** Accessible name of the player area. */
   label?: string
+  /** On-screen play/pause, seek and volume controls (the YouTube IFrame always has its own). */
+  controls?: boolean
 }
 
 /**
@@ -50,6 +52,7 @@ export function MediaPlayer({
   onError,
   ref,
   label = 'Video player',
+  controls = false,
 }: MediaPlayerProps) {
   const host = useRef<HTMLDivElement>(null)
   const backend = useRef<PlayerBackend | null>(null)
@@ -84,13 +87,13 @@ export function MediaPlayer({
       },
       onError: (message) => latest.current.onError?.(message),
     }
-    const b = kind === 'html5' ? createHtml5Backend(host.current!, events) : createYoutubeBackend(host.current!, events)
+    const b = kind === 'html5' ? createHtml5Backend(host.current!, events, { controls }) : createYoutubeBackend(host.current!, events)
     backend.current = b
     return () => {
       backend.current = null
       b.destroy()
     }
-  }, [kind])
+  }, [kind, controls])
 
   useEffect(() => {
     const b = backend.current

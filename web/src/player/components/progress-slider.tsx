@@ -1,7 +1,7 @@
 import { Slider as ArkSlider } from '@ark-ui/react/slider'
 import { css, cx } from 'styled-system/css'
 import { slider } from 'styled-system/recipes'
-import { formatTime } from '../logic.ts'
+import { arrowTarget, formatTime } from '../logic.ts'
 
 export type ProgressSliderProps = {
   /** 0 to 100 (docs/product.md#autoplay-player). */
@@ -46,7 +46,19 @@ const marks = css({
 const s = slider({ size: 'sm' })
 const rootClass = cx(s.root, css({ gap: '0', pt: '4' }))
 const controlClass = cx(s.control, css({ cursor: 'pointer' }))
-const thumbClass = cx(s.thumb, css({ width: '3.5', height: '3.5' }))
+// a 24 px target (WCAG 2.5.8) drawn as a 14 px dot
+const thumbClass = cx(
+  s.thumb,
+  css({
+    width: '6',
+    height: '6',
+    bg: 'transparent',
+    borderWidth: '0',
+    boxShadow: 'none',
+    _before: { content: '""', position: 'absolute', inset: '5px', borderRadius: 'full', bg: 'bg.default', borderWidth: '2px', borderColor: 'colorPalette.default', boxShadow: 'sm' },
+  }),
+)
+
 
 export function ProgressSlider({ percent, playedSeconds, duration, disabled, onSeeking, onSeek }: ProgressSliderProps) {
   const played = formatTime(playedSeconds)
@@ -67,7 +79,18 @@ export function ProgressSlider({ percent, playedSeconds, duration, disabled, onS
         <ArkSlider.Track className={s.track}>
           <ArkSlider.Range className={s.range} />
         </ArkSlider.Track>
-        <ArkSlider.Thumb index={0} className={thumbClass}>
+        <ArkSlider.Thumb
+          index={0}
+          className={thumbClass}
+          // capture: runs before the slider's own 0.1 % step and stops it
+          onKeyDownCapture={(e) => {
+            const target = arrowTarget(percent, duration, e.key)
+            if (target === undefined) return
+            e.preventDefault()
+            e.stopPropagation()
+            onSeek(target)
+          }}
+        >
           <span className={thumbLabel} data-testid="played-time">
             {played}
           </span>

@@ -21,7 +21,7 @@ export type QueuePanelProps = {
 const panel = css({
   position: 'fixed',
   right: '0',
-  width: '80%',
+  width: { base: '100%', md: '80%' },
   zIndex: 'overlay',
   bg: 'bg.default',
   borderLeftWidth: '1px',
@@ -30,11 +30,13 @@ const panel = css({
   flexDirection: { base: 'column', lg: 'row' },
   gap: '6',
   p: '6',
-  overflow: 'hidden',
+  overflowX: 'hidden',
   transition: 'transform 0.25s ease',
-  // docs/product.md#autoplay-player: hidden on small screens; it stays mounted there too, holding the playing video
+  // docs/product.md#autoplay-player: it stays mounted while closed, holding the playing video; on a phone
+  // it opens full width so the video can be seen (docs/decisions/111)
   transform: 'translateX(100%)',
-  '&[data-open]': { transform: { base: 'translateX(100%)', md: 'translateX(0)' } },
+  overflowY: { base: 'auto', lg: 'hidden' },
+  '&[data-open]': { transform: 'translateX(0)' },
 })
 const nowPlaying = css({ display: 'flex', flexDirection: 'column', gap: '3', flex: { lg: '3' }, minW: '0' })
 const row = css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2' })
@@ -71,16 +73,23 @@ const close = () => setQueueOpen(false)
 /**
  * The large queue panel (docs/product.md#autoplay-player, 80% wide) with the mini player and the
  * 'Queue' list. It stays mounted while autoplay is on, slid out of view when
- * closed and always on small screens, because it holds the playing video.
+ * closed, because it holds the playing video; on a phone it opens full width.
  */
 export function QueuePanel({ open, list, index, page, totalPages, player }: QueuePanelProps) {
   const current = list[index]
 
   useEffect(() => {
     if (!open) return
+    // focus goes back where it was (the queue button) when the panel closes
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
     window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      const focused = document.activeElement
+      const lost = !focused || focused === document.body || !!document.getElementById('queue-panel')?.contains(focused)
+      if (lost && opener?.isConnected) opener.focus()
+    }
   }, [open])
 
   return createPortal(

@@ -1,11 +1,20 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 import { LoginForm } from '~/features/auth/components/login-form.tsx'
 import { optionalString, searchValidator } from '~/lib/search-params.ts'
 import { pageTitle } from '~/lib/page-title.ts'
+import { safeNext, sessionQuery } from '~/lib/session.ts'
 
 export const Route = createFileRoute('/_public/login')({
   // `next`: the protected page (path and query) to return to after logging in
   validateSearch: searchValidator<{ next?: string }>({ next: optionalString }),
+  // signed in already: straight on to the wanted page or home (asked afresh: a logout has just ended the session)
+  beforeLoad: async ({ context, search }) => {
+    const signedIn = await context.queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 }).then(
+      () => true,
+      () => false,
+    )
+    if (signedIn) throw redirect({ to: safeNext(search.next) ?? '/', replace: true })
+  },
   head: () => pageTitle('Login'),
   component: function LoginRoute() {
     const { next } = Route.useSearch()

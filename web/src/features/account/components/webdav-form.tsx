@@ -32,7 +32,7 @@ export function WebdavForm({ saved }: { saved: Saved }) {
   }, [saved])
 
   return (
-    <Form onSubmit={form.handleSubmit((data) => save.mutate(data))}>
+    <Form onSubmit={form.handleSubmit((data) => save.mutate(data), save.reset)}>
       <TextField label="Username" autoComplete="off" required {...form.text('username')} />
       <TextField label="Password" type="password" autoComplete="new-password" required {...form.text('password')} />
       <TextField label="URL" type="url" placeholder="https://dav.example.com/remote.php/dav/files/me/" required {...form.text('url')} />

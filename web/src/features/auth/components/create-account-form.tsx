@@ -27,7 +27,7 @@ export function CreateAccountForm() {
 
   return (
     <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
-      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }))}>
+      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }), create.reset)}>
         {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
         {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
         <TextField label="Email" type="email" autoComplete="email" required {...form.text('email')} />

@@ -41,31 +41,46 @@ function ResetSteps() {
   )
 }
 
+// docs/product.md#login names the steps after their actions: "Send Reset Email", then "Reset Password"
+const STEPS = ['Send Reset Email', 'Reset Password'] as const
+
 function StepIndicator({ step }: { step: 1 | 2 }) {
-  const dot = (n: 1 | 2, label: string) => (
-    <styled.div display="flex" alignItems="center" gap="2" color={step >= n ? 'fg.default' : 'fg.subtle'} textStyle="sm" fontWeight="medium">
-      <styled.span
-        display="inline-flex"
-        alignItems="center"
-        justifyContent="center"
-        width="6"
-        height="6"
-        borderRadius="full"
-        textStyle="xs"
-        bg={step >= n ? 'colorPalette.default' : 'bg.subtle'}
-        color={step >= n ? 'colorPalette.fg' : 'fg.muted'}
-      >
-        {n}
-      </styled.span>
-      {label}
-    </styled.div>
-  )
   return (
-    <styled.div display="flex" alignItems="center" gap="3" aria-label={`Step ${step} of 2`}>
-      {dot(1, 'Send code')}
-      <styled.div flex="1" height="1px" bg="border.default" />
-      {dot(2, 'New password')}
-    </styled.div>
+    <styled.ol display="flex" alignItems="center" gap="3" aria-label="Steps">
+      {STEPS.map((label, i) => {
+        const n = i + 1
+        const reached = step >= n
+        return (
+          <styled.li
+            key={label}
+            display="flex"
+            alignItems="center"
+            gap="2"
+            flex={n === 1 ? '1' : undefined}
+            color={reached ? 'fg.default' : 'fg.muted'}
+            textStyle="sm"
+            fontWeight="medium"
+            aria-current={step === n ? 'step' : undefined}
+          >
+            <styled.span
+              display="inline-flex"
+              alignItems="center"
+              justifyContent="center"
+              width="6"
+              height="6"
+              borderRadius="full"
+              textStyle="xs"
+              bg={reached ? 'colorPalette.default' : 'bg.subtle'}
+              color={reached ? 'colorPalette.fg' : 'fg.muted'}
+            >
+              {n}
+            </styled.span>
+            {label}
+            {n === 1 && <styled.span flex="1" height="1px" bg="border.default" aria-hidden />}
+          </styled.li>
+        )
+      })}
+    </styled.ol>
   )
 }
 
@@ -73,7 +88,7 @@ function SendResetStep({ onSent }: { onSent: () => void }) {
   const send = useSendReset()
   const form = useForm({ initialValues: { email: '' }, schema: sendReset, required: ['email'] })
   return (
-    <Form gap="4" onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }))}>
+    <Form gap="4" onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }), send.reset)}>
       {send.isError && <Alert status="error">{errorText(send.error)}</Alert>}
       <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
       <FormActions align="end" submit="Send Reset Email" submitProps={{ loading: send.isPending }} />
@@ -89,7 +104,7 @@ function NewPasswordStep() {
     required: ['token', 'password'],
   })
   return (
-    <Form gap="4" onSubmit={form.handleSubmit((data) => reset.mutate(data))}>
+    <Form gap="4" onSubmit={form.handleSubmit((data) => reset.mutate(data), reset.reset)}>
       {reset.isSuccess ? (
         <Alert status="success">Password reset Successfully !</Alert>
       ) : reset.isError ? (

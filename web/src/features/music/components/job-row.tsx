@@ -171,7 +171,7 @@ const webdavBadges = {
 function WebdavBadge({ label, tooltip, color, icon }: (typeof webdavBadges)[keyof typeof webdavBadges]) {
   return (
     <Tooltip content={tooltip}>
-      <styled.span display="inline-flex" color={color} tabIndex={0} aria-label={label} flexShrink="0">
+      <styled.span display="inline-flex" color={color} tabIndex={0} role="img" aria-label={label} flexShrink="0">
         {icon}
       </styled.span>
     </Tooltip>

@@ -8,7 +8,7 @@ import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { PageSpinner, Spinner } from '~/components/ui/spinner.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
-import { errorText } from '~/lib/api.ts'
+import { errorText, isStatus } from '~/lib/api.ts'
 import { channelQuery, useSubscribe } from '../api.ts'
 import { useChannelListen } from '../live.ts'
 import { AutoplayButton } from './autoplay-button.tsx'
@@ -32,9 +32,15 @@ export function ChannelPage({ id }: { id: string }) {
 
   if (channel.isPending) return <PageSpinner label="Loading channel" />
   if (channel.isError) {
+    // a channel nobody here follows is not stored yet (404): subscribing fetches it, then the page fills in
+    const unknown = isStatus(channel.error, 404)
     return (
-      <Page title="Channel">
-        <Alert status="error">Channel could not be loaded</Alert>
+      <Page title="Channel" actions={unknown && <SubscribeButton subscribe={subscribe} channelId={id} />}>
+        {unknown ? (
+          <styled.p color="fg.muted">You do not follow this channel yet. Subscribe to see its videos here.</styled.p>
+        ) : (
+          <Alert status="error">Channel could not be loaded</Alert>
+        )}
       </Page>
     )
   }
@@ -55,16 +61,7 @@ export function ChannelPage({ id }: { id: string }) {
               Unsubscribe
             </Button>
           ) : (
-            <Button
-              variant="outline"
-              loading={subscribe.isPending}
-              onClick={() =>
-                subscribe.mutate(c.id, { onError: (err) => notify.error('Could not subscribe', errorText(err)) })
-              }
-            >
-              <BellIcon />
-              Subscribe
-            </Button>
+            <SubscribeButton subscribe={subscribe} channelId={c.id} />
           )}
           <AutoplayButton />
         </>
@@ -79,5 +76,18 @@ export function ChannelPage({ id }: { id: string }) {
       <VideoList channelId={c.id} search={search} onSearchChange={(next) => navigate({ search: next })} />
       <UnsubscribeDialog channel={confirming ? c : null} onClose={() => setConfirming(false)} />
     </Page>
+  )
+}
+
+function SubscribeButton({ subscribe, channelId }: { subscribe: ReturnType<typeof useSubscribe>; channelId: string }) {
+  return (
+    <Button
+      variant="outline"
+      loading={subscribe.isPending}
+      onClick={() => subscribe.mutate(channelId, { onError: (err) => notify.error('Could not subscribe', errorText(err)) })}
+    >
+      <BellIcon />
+      Subscribe
+    </Button>
   )
 }

@@ -89,6 +89,8 @@ const metaText = css({ display: 'flex', flexDirection: 'column', gap: '0.5', min
 const titleText = css({ display: 'block', fontWeight: 'semibold', textStyle: 'sm', lineClamp: '2', _hover: { textDecoration: 'underline' } })
 const channelText = css({ display: 'block', textStyle: 'sm', color: 'fg.muted', truncate: true, _hover: { color: 'fg.default' } })
 const dateText = css({ textStyle: 'xs', color: 'fg.subtle' })
+// the title and channel links are 24 px targets (WCAG 2.5.8), not 20 px lines
+const textLink = css({ display: 'block', minH: '6' })
 const topLeft = cx(corner, css({ top: '2', left: '2' }))
 const topRight = cx(corner, css({ top: '2', right: '2' }))
 const bottomLeft = cx(badge, css({ bottom: '2', left: '2' }))
@@ -146,13 +148,13 @@ export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardP
           <HeartIcon fill={liked ? 'currentColor' : 'none'} className={liked ? likedHeart : undefined} />
         </button>
         {video.watched && (
-          <span className={bottomLeft} tabIndex={0} role="img" aria-label={watchedText} data-tooltip={watchedText}>
+          <span className={bottomLeft} role="img" aria-label={watchedText} data-tooltip={watchedText}>
             <EyeIcon aria-hidden />
             Watched
           </span>
         )}
         {Icon && (
-          <span className={bottomRight} tabIndex={0} role="img" aria-label={video.category.name} data-tooltip={video.category.name}>
+          <span className={bottomRight} role="img" aria-label={video.category.name} data-tooltip={video.category.name}>
             <Icon aria-hidden />
           </span>
         )}
@@ -162,12 +164,12 @@ export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardP
           <img className={avatar} src={video.channel.thumbnail} alt="" loading="lazy" width="36" height="36" />
         </CardLink>
         <div className={metaText}>
-          <CardLink href={videoPath(video.id)}>
+          <CardLink href={videoPath(video.id)} className={textLink}>
             <span className={titleText} title={video.title}>
               {video.title}
             </span>
           </CardLink>
-          <CardLink href={channelPath(video.channel.id)}>
+          <CardLink href={channelPath(video.channel.id)} className={textLink}>
             <span className={channelText}>{video.channel.title}</span>
           </CardLink>
           <time className={dateText} dateTime={video.publishedAt}>

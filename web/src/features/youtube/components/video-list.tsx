@@ -8,7 +8,7 @@ import { PageSpinner, Spinner } from '~/components/ui/spinner.tsx'
 import { type PlayerVideo, clearPlayer, playerStore, syncList } from '~/player/store.ts'
 import { errorText } from '~/lib/api.ts'
 import { type MarkChange, type Video, type VideoFilters, categoriesQuery, listIdentity, useToggleMark, videoListQuery } from '../api.ts'
-import { type VideoListSearch, filtersFrom, withFilter, withPage } from '../search.ts'
+import { type VideoListSearch, categoryIds, categoryOptions as toCategoryOptions, filtersFrom, pickedCategoryOptions, withFilter, withPage } from '../search.ts'
 import { VideoCard } from './video-card.tsx'
 import { CardCell, CardGrid } from './video-grid.tsx'
 
@@ -91,10 +91,7 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
 
   useAutoplayList(filters, list.data, list.isSuccess && !list.isPlaceholderData, (page) => onSearchChange(withPage(search, page)))
 
-  const categoryOptions = useMemo(
-    () => (categories.data?.categories ?? []).map((c) => ({ label: c.name, value: String(c.id) })),
-    [categories.data],
-  )
+  const categoryOptions = useMemo(() => toCategoryOptions(categories.data?.categories ?? []), [categories.data])
   const showPager = useAfterPaint(list.isSuccess)
   const videos = list.data?.videos ?? []
   const totalPages = list.data?.totalPages ?? 0
@@ -120,8 +117,8 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
                   size="sm"
                   placeholder="All categories"
                   options={categoryOptions}
-                  value={filters.videoCategories.map(String)}
-                  onValueChange={(value) => onSearchChange(withFilter(search, { videoCategories: value.map(Number) }))}
+                  value={pickedCategoryOptions(categoryOptions, filters.videoCategories)}
+                  onValueChange={(value) => onSearchChange(withFilter(search, { videoCategories: categoryIds(value) }))}
                 />
               </Suspense>
             </styled.div>

@@ -71,6 +71,7 @@ function VideoView({ video }: { video: VideoDetail }) {
       >
         <MediaPlayer
           ref={player}
+          controls
           video={video}
           playing={playing}
           onPlayingChange={setPlaying}
@@ -143,7 +144,7 @@ function VideoView({ video }: { video: VideoDetail }) {
           <Heading as="h2" size="lg" id="related-heading">
             Related Videos
           </Heading>
-          <CardGrid label="Related Videos">
+          <CardGrid label="Related Videos" row>
             {video.relatedVideos.map((v) => (
               <CardCell key={v.id}>
                 <VideoCard video={v} onToggle={onToggle} />
