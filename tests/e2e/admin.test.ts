@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import { axeFindings, type Finding } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS, type WatchedPage } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
@@ -61,8 +62,11 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
 }
 
+const findings: Finding[] = []
+
 async function open(account: { email: string; password: string }) {
-  const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP }, account)
+  // bypassCSP: the injected axe-core script (tests/support/axe.ts)
+  const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP, bypassCSP: true }, account)
   opened.push(watched)
   return watched
 }
@@ -97,6 +101,7 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText('Test message sent').waitFor()
     expect(ntfy).toContainEqual(expect.objectContaining({ topic: 'tunefeed-e2e', title: 'Tunefeed test' }))
     await shot(page, 'account-notifications')
+    findings.push(...(await axeFindings(page, '/account notifications')))
     // the settings are kept
     await page.reload()
     await page.getByRole('tab', { name: 'Notifications' }).click()
@@ -122,6 +127,7 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText(/^2 cookies for youtube\.com \(set /).waitFor()
     expect(await page.getByText('secret-value').count()).toBe(0)
     await shot(page, 'admin-status')
+    findings.push(...(await axeFindings(page, '/admin Status')))
     await page.getByRole('button', { name: 'Remove cookies' }).click()
     await page.getByRole('button', { name: 'Set cookies' }).waitFor()
 
@@ -132,13 +138,15 @@ describe('admin page and notifications in the browser', () => {
     expect(await row.textContent()).toContain('music.run')
     expect((await row.textContent())!.length).toBeGreaterThan(40)
     await shot(page, 'admin-jobs')
+    findings.push(...(await axeFindings(page, '/admin Jobs')))
 
     await page.getByRole('tab', { name: 'Schedules' }).click()
-    await page.getByRole('button', { name: 'Run music.cleanup.daily now' }).click()
+    await page.getByRole('button', { name: 'Run now: music.cleanup.daily' }).click()
     await page.getByText('music.cleanup.daily queued').waitFor()
     // the tab re-reads the schedules while shown
     await page.getByRole('row').filter({ hasText: 'music.cleanup.daily' }).getByText('Completed').waitFor({ timeout: 20_000 })
     await shot(page, 'admin-schedules')
+    findings.push(...(await axeFindings(page, '/admin Schedules')))
 
     await page.getByRole('tab', { name: 'Users' }).click()
     await page.getByLabel('Search users').fill('listener')
@@ -162,10 +170,12 @@ describe('admin page and notifications in the browser', () => {
     await page.getByLabel('Search users').fill('')
     await page.getByRole('row').filter({ hasText: USER.email }).waitFor()
     await shot(page, 'admin-users')
+    findings.push(...(await axeFindings(page, '/admin Users')))
     await page.getByRole('button', { name: `Delete ${USER.email}` }).click()
     const dialog = page.getByRole('alertdialog')
     await dialog.getByText(USER.email).waitFor()
     await shot(page, 'admin-users-delete')
+    findings.push(...(await axeFindings(page, '/admin delete dialog')))
     await dialog.getByRole('button', { name: 'Delete' }).click()
     await dialog.waitFor({ state: 'detached' })
     await page.getByRole('row').filter({ hasText: USER.email }).waitFor({ state: 'detached' })
@@ -176,6 +186,7 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText(`Test mail sent to ${ADMIN.email}.`).waitFor()
     expect((await smtp.nextMail(ADMIN.email)).subject).toBe('Tunefeed test mail')
     await shot(page, 'admin-mail')
+    findings.push(...(await axeFindings(page, '/admin Mail')))
 
     // keyboard: the tabs are reached and switched with the arrow keys
     await page.getByRole('tab', { name: 'Mail' }).focus()
@@ -183,5 +194,7 @@ describe('admin page and notifications in the browser', () => {
     await page.getByRole('tab', { name: 'Users', selected: true }).waitFor({ timeout: 5_000 })
     await page.getByLabel('Search users').waitFor()
     expect(pageErrors).toEqual([])
+    // axe-core: no serious or critical WCAG A/AA finding on any tab (nor the notifications tab)
+    expect(findings).toEqual([])
   }, 180_000)
 })

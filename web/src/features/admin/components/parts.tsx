@@ -8,8 +8,8 @@ import { errorText } from '~/lib/api.ts'
 /** Local date and time of an ISO timestamp, or a dash. */
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–')
 
-/** A titled card of label/value rows (a description list). */
-export function FactCard({ title, children }: { title: string; children: ReactNode }) {
+/** A titled card of label/value rows (a description list), and buttons under it. */
+export function FactCard({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   return (
     <CardRoot>
       <CardBody pt="5" display="flex" flexDirection="column" gap="3">
@@ -17,6 +17,7 @@ export function FactCard({ title, children }: { title: string; children: ReactNo
         <styled.dl display="grid" gridTemplateColumns={{ base: '1fr', sm: 'minmax(8rem, max-content) 1fr' }} columnGap="6" rowGap="2" textStyle="sm">
           {children}
         </styled.dl>
+        {actions}
       </CardBody>
     </CardRoot>
   )

@@ -48,7 +48,7 @@ export function SchedulesTab() {
                     <Button
                       size="xs"
                       variant="outline"
-                      aria-label={`Run ${s.name} now`}
+                      aria-label={`Run now: ${s.name}`}
                       loading={run.isPending && run.variables === s.name}
                       onClick={() =>
                         run.mutate(s.name, {

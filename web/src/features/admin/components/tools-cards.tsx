@@ -17,7 +17,25 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
   const rollback = useRollbackYtdlp()
   const y = tools.ytDlp
   return (
-    <FactCard title="Tools">
+    <FactCard
+      title="Tools"
+      actions={
+      <styled.div display="flex" gap="2" flexWrap="wrap" pt="1">
+        <Button size="sm" variant="outline" disabled={y.channel === 'off'} loading={update.isPending} onClick={() => update.mutate(undefined, { onError, onSuccess: () => notify.success('Checking for a newer yt-dlp') })}>
+          Update now
+        </Button>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={!y.previousVersion}
+          loading={rollback.isPending}
+          onClick={() => rollback.mutate(undefined, { onError, onSuccess: (r) => notify.success(`yt-dlp ${r.version} is in use again`) })}
+        >
+          Roll back{y.previousVersion ? ` to ${y.previousVersion}` : ''}
+        </Button>
+      </styled.div>
+      }
+    >
       <Fact label="yt-dlp">
         {y.version ?? <Badge tone="bad">Missing</Badge>} {y.managed ? `(managed, ${y.channel} channel)` : `(${y.source ?? 'not found'}, not managed)`}
       </Fact>
@@ -32,20 +50,6 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
       <Fact label="JS runtime">
         {tools.jsRuntime.name} {tools.jsRuntime.version}
       </Fact>
-      <styled.div gridColumn="1 / -1" display="flex" gap="2" flexWrap="wrap" pt="1">
-        <Button size="sm" variant="outline" disabled={y.channel === 'off'} loading={update.isPending} onClick={() => update.mutate(undefined, { onError, onSuccess: () => notify.success('Checking for a newer yt-dlp') })}>
-          Update now
-        </Button>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={!y.previousVersion}
-          loading={rollback.isPending}
-          onClick={() => rollback.mutate(undefined, { onError, onSuccess: (r) => notify.success(`yt-dlp ${r.version} is in use again`) })}
-        >
-          Roll back{y.previousVersion ? ` to ${y.previousVersion}` : ''}
-        </Button>
-      </styled.div>
     </FactCard>
   )
 }
@@ -56,9 +60,10 @@ export function CookiesCard({ cookies }: { cookies: Status['cookies'] }) {
   const remove = useRemoveCookies()
   const [file, setFile] = useState<File | null>(null)
   return (
-    <FactCard title="Cookies">
-      <Fact label="In use">{cookies.set ? `${cookies.count} cookies for ${cookies.domains.join(', ')} (set ${when(cookies.updatedAt)})` : 'None'}</Fact>
-      <styled.div gridColumn="1 / -1" display="flex" flexDirection="column" gap="2">
+    <FactCard
+      title="Cookies"
+      actions={
+      <styled.div display="flex" flexDirection="column" gap="2">
         <styled.label htmlFor="cookies-file" textStyle="sm" fontWeight="medium">
           Cookies file (Netscape cookies.txt, at most 1 MB)
         </styled.label>
@@ -85,6 +90,9 @@ export function CookiesCard({ cookies }: { cookies: Status['cookies'] }) {
           </Button>
         </styled.div>
       </styled.div>
+      }
+    >
+      <Fact label="In use">{cookies.set ? `${cookies.count} cookies for ${cookies.domains.join(', ')} (set ${when(cookies.updatedAt)})` : 'None'}</Fact>
     </FactCard>
   )
 }
