@@ -30,7 +30,7 @@
  *
  * Exit codes: 0 done, 1 failed or refused, 2 bad usage.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts'
@@ -134,6 +134,9 @@ export async function createBackup(env: Env, opts: { out?: string; pgDump?: stri
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2))
     mkdirSync(dirname(file), { recursive: true })
     // GNU tar: the DATA_DIR entries go under files/ (only they start with ./)
+    // the archive holds the database and the generated secret: private from its first byte
+    writeFileSync(`${file}.partial`, '', { mode: 0o600 })
+    chmodSync(`${file}.partial`, 0o600)
     await exec(
       [
         'tar', '-czf', `${file}.partial`, '-C', staging, 'manifest.json', 'database',

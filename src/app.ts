@@ -172,10 +172,19 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       headers.forEach((v, k) => res.headers.set(k, v))
       return res
     }
+    // the database's own refusal of NUL or a broken encoding, for any text no schema caught
+    if (['22021', '22P05'].includes(dbErrorCode(err) ?? '')) return c.json({ detail: 'Text must not contain control characters.' }, 422)
     log.error('unhandled error', { method: c.req.method, path: c.req.path, ...errorFields(err) })
     return c.json({ detail: 'Internal server error.' }, 500)
   })
   return app
+}
+
+function dbErrorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') return e.code
+  }
+  return undefined
 }
 
 /** Typed API surface for `hc` on the web side and the test Client. */

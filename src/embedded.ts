@@ -20,6 +20,8 @@ export interface EmbeddedAssets {
   migrations: EmbeddedMigration[]
   /** PGlite's runtime files, which it cannot find inside the compiled file system by itself. */
   pglite: { pgliteWasm: string; initdbWasm: string; fsBundle: string }
+  /** The migrated data folder a first start loads (src/db/seed.ts). */
+  pgliteSeed?: string
   version: string
 }
 
@@ -35,17 +37,23 @@ export function embedded(): EmbeddedAssets | null {
 }
 
 let pgliteOptions: Promise<Record<string, unknown>> | undefined
+let initdbModule: Promise<WebAssembly.Module> | undefined
 
-/** Extra `new PGlite()` options: the compiled wasm modules and data bundle, or `{}` from source. */
-export function embeddedPgliteOptions(): Promise<Record<string, unknown>> {
-  if (!assets) return Promise.resolve({})
+/**
+ * Extra `new PGlite()` options: the compiled wasm modules and data bundle, or `{}` from source.
+ * initdb's module only when a database is to be created (a folder with data, or one
+ * started from the seed, never runs initdb: compiling it cost time and memory at every start).
+ */
+export async function embeddedPgliteOptions(opts: { initdb: boolean } = { initdb: true }): Promise<Record<string, unknown>> {
+  if (!assets) return {}
   const { pgliteWasm, initdbWasm, fsBundle } = assets.pglite
   pgliteOptions ??= (async () => ({
     pgliteWasmModule: await WebAssembly.compile(await Bun.file(pgliteWasm).arrayBuffer()),
-    initdbWasmModule: await WebAssembly.compile(await Bun.file(initdbWasm).arrayBuffer()),
     fsBundle: new Blob([await Bun.file(fsBundle).arrayBuffer()]),
   }))()
-  return pgliteOptions
+  if (!opts.initdb) return pgliteOptions
+  initdbModule ??= Bun.file(initdbWasm).arrayBuffer().then((bytes) => WebAssembly.compile(bytes))
+  return { ...(await pgliteOptions), initdbWasmModule: await initdbModule }
 }
 
 /** drizzle's migration list (what `readMigrationFiles` builds from the folder) from the embedded journal. */

@@ -2,7 +2,7 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run } from '../tests/support/server-process.ts'
-import { EnvError, parseEnv } from './env.ts'
+import { EnvError, parseEnv, serverStartProblem } from './env.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
 setDefaultTimeout(30_000)
@@ -68,5 +68,25 @@ describe('the app process with a bad variable', () => {
     expect(stdout).not.toContain('listening')
     // nothing was created
     expect(await Bun.file(`${dataDir}/secret`).exists()).toBe(false)
+  })
+})
+
+describe('PUBLIC_URL in production', () => {
+  test('required with NODE_ENV=production, and by the binary unless NODE_ENV says otherwise', () => {
+    expect(serverStartProblem({ binary: false }, { NODE_ENV: 'production' })).toContain('PUBLIC_URL is required in production')
+    expect(serverStartProblem({ binary: true }, {})).toContain('PUBLIC_URL is required in production')
+    expect(serverStartProblem({ binary: true }, { PUBLIC_URL: 'https://music.example.org' })).toBeNull()
+    expect(serverStartProblem({ binary: false }, { NODE_ENV: 'production', PUBLIC_URL: 'https://music.example.org' })).toBeNull()
+    expect(serverStartProblem({ binary: true }, { NODE_ENV: 'development' })).toBeNull()
+    expect(serverStartProblem({ binary: false }, {})).toBeNull()
+  })
+
+  test('the server refuses to start without it, saying so; nothing is created', async () => {
+    const dataDir = join(tmpdir(), `tunefeed-env-${crypto.randomUUID()}`)
+    const { code, stderr, stdout } = await run([process.execPath, 'src/index.ts'], { NODE_ENV: 'production', DATA_DIR: dataDir })
+    expect(code).toBe(1)
+    expect(stderr).toContain('PUBLIC_URL is required in production')
+    expect(stdout).not.toContain('listening')
+    expect(await Bun.file(dataDir).exists()).toBe(false)
   })
 })

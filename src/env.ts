@@ -81,6 +81,11 @@ const schema = z.object({
   YOUTUBE_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
   /** Detect new uploads through the channels' free Atom feeds before spending API units. */
   YOUTUBE_USE_FEED: bool.default(true),
+  /**
+   * Each user's share of the daily budget: imports and hand-added channels are
+   * charged what they make the app fetch (429 beyond, until the Pacific reset).
+   */
+  YOUTUBE_USER_DAILY_UNITS: z.coerce.number().int().positive().default(2500),
   /** Videos fetched on a channel's first refresh (later ones stop at known videos). */
   YOUTUBE_BACKFILL_VIDEOS: z.coerce.number().int().positive().default(200),
   /**
@@ -88,6 +93,12 @@ const schema = z.object({
    * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
    */
   YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** Music jobs one user may have waiting or running at once (429 beyond). */
+  MAX_JOBS_PER_USER: z.coerce.number().int().positive().default(50),
+  /** Bytes one user's music files (uploads, artwork, MP3s) may take on disk (413 beyond). */
+  MAX_STORED_BYTES_PER_USER: z.coerce.number().int().positive().default(20 * 1024 ** 3),
+  /** POST /api/music/tags calls read at once, over all users (each user: at most 2). */
+  TAGS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Seconds between `{status:"PING"}` messages on the listen sockets. */
   WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */
@@ -107,6 +118,19 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   return result.data
+}
+
+/**
+ * What stops a server start beyond the schema: in production (NODE_ENV=production,
+ * the Docker image; the compiled binary unless NODE_ENV says otherwise) links in
+ * mails must not come from a request's Host header, so PUBLIC_URL is required.
+ * The CLI commands do not need it.
+ */
+export function serverStartProblem(opts: { binary: boolean }, source: Record<string, string | undefined> = process.env): string | null {
+  const production = source.NODE_ENV ? source.NODE_ENV === 'production' : opts.binary
+  if (production && !source.PUBLIC_URL)
+    return 'PUBLIC_URL is required in production: set it to the address people open Tunefeed at (for example https://music.example.org). Links in e-mails are built from it, never from a request\'s Host header.'
+  return null
 }
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { HttpClient, signUp as deploySignUp } from '../tests/deploy/support.ts'
 import { run, startServerProcess, type ServerProcess } from '../tests/support/server-process.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
@@ -15,6 +16,8 @@ const lockFile = join(dataDir, 'db.lock')
 let first: ServerProcess | undefined
 
 beforeAll(async () => {
+  // as an older version left it: start-up makes it private again
+  chmodSync(dataDir, 0o755)
   first = await startServerProcess({ DATA_DIR: dataDir }, 120_000)
 }, 130_000)
 
@@ -69,13 +72,51 @@ describe('the server process', () => {
       body: JSON.stringify({ email, password: 'password123' }),
     })
     expect(login.status).toBe(200)
-    // the log names the file too
+    // the log names the file, never what is in it
     expect(first!.stdout()).toContain('mail saved (no SMTP_URL)')
+    expect(first!.stdout()).not.toContain(token!)
+    // the mail is the owner's alone
+    for (const f of files) expect(statSync(join(mailDir, f)).mode & 0o777).toBe(0o600)
+    // the link's page path goes into the request log without its token
+    await fetch(`${first!.url}/verify/${token}`)
+    await Bun.sleep(200) // request lines are written every 50 ms
+    expect(first!.stdout()).toContain('"path":"/verify/[redacted]"')
+    expect(first!.stdout()).not.toContain(token!)
   })
 
-  test('SIGTERM shuts down gracefully: exit 0, lock released, data kept', async () => {
+  test('DATA_DIR is 0700 and nothing in it is readable by group or others (umask 077)', () => {
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    const open: string[] = []
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name)
+        const st = statSync(path)
+        if (st.mode & 0o077) open.push(`${path} ${(st.mode & 0o777).toString(8)}`)
+        if (st.isDirectory()) walk(path)
+      }
+    }
+    walk(dataDir)
+    // PGlite's database files, the lock, the queue and the mail folder included
+    expect(readdirSync(join(dataDir, 'db')).length).toBeGreaterThan(5)
+    expect(open).toEqual([])
+  })
+
+  test('SIGTERM with listen sockets open: they close with 1001, exit 0 within 10 s, lock released, data kept', async () => {
+    const client = new HttpClient(first!.url)
+    const email = `sock-${crypto.randomUUID().slice(0, 8)}@example.com`
+    await deploySignUp(client, join(dataDir, 'mail'), email)
+    const closes: Promise<number>[] = []
+    for (const path of ['/api/music/jobs/listen', '/api/youtube/channel/listen', '/api/music/jobs/listen']) {
+      const ws = new WebSocket(first!.url.replace(/^http/, 'ws') + path, { headers: { cookie: client.cookieHeader } } as never)
+      closes.push(new Promise((resolve) => (ws.onclose = (e) => resolve(e.code))))
+      await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)))
+    }
+    const started = performance.now()
     const code = await first!.stop('SIGTERM')
+    const seconds = (performance.now() - started) / 1000
     expect(code).toBe(0)
+    expect(seconds).toBeLessThan(10)
+    expect(await Promise.all(closes)).toEqual([1001, 1001, 1001])
     expect(first!.stdout()).toContain('"msg":"shutting down","signal":"SIGTERM"')
     expect(existsSync(lockFile)).toBe(false)
     await expect(fetch(`${first!.url}/api/health`)).rejects.toThrow()

@@ -2,12 +2,20 @@
 // under Bun. Parses the environment, opens the database (running migrations),
 // and serves the API, sockets and the built web app.
 import { join } from 'node:path'
-import { parseEnvOrReport } from './env.ts'
+import { embedded } from './embedded.ts'
+import { parseEnvOrReport, serverStartProblem } from './env.ts'
+import { privateDataDir } from './lib/data-dir.ts'
 import { errorFields, log, setLogLevel } from './lib/logger.ts'
 
 const env = parseEnvOrReport()
 if (!env) process.exit(1)
+const problem = serverStartProblem({ binary: !!embedded() })
+if (problem) {
+  console.error(problem)
+  process.exit(1)
+}
 setLogLevel(env.LOG_LEVEL)
+privateDataDir(env.DATA_DIR)
 
 // imported after the environment is known to be valid
 const { startServer } = await import('./server.ts')
@@ -19,6 +27,11 @@ try {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
+    // whatever hangs, exit well before systemd's TimeoutStopSec (60 s) kills us mid-write
+    setTimeout(() => {
+      log.error('shutdown took over 20 s; exiting now')
+      process.exit(1)
+    }, 20_000).unref()
     await server.stop()
     process.exit(0)
   }

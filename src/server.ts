@@ -9,6 +9,9 @@ import { attachPgBridge } from './ws/pg-bridge.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
 import { serveAdminChannel } from './admin/channel.ts'
 
+/** How long requests in flight may take to finish at shutdown before their connections are cut. */
+const STOP_REQUESTS_MS = 5_000
+
 export interface RunningServer {
   port: number
   databaseKind: 'pglite' | 'postgres'
@@ -52,11 +55,15 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     port: server.port!,
     databaseKind: database.kind,
     ctx,
-    // stop
+    // stop: listen sockets first (1001, so clients reconnect elsewhere; an open socket kept
+    // Bun's graceful stop waiting), requests in flight get STOP_REQUESTS_MS, then the jobs
+    // (running ones go back to the queue) and the database
     async stop() {
       clearInterval(sweep)
       channel?.stop()
-      await server.stop()
+      ctx.hub.closeAll()
+      await Promise.race([server.stop(), Bun.sleep(STOP_REQUESTS_MS)])
+      await server.stop(true)
       await jobs.stop()
       await bridge?.close()
       await database.close()

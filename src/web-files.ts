@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono'
 import { serveStatic } from 'hono/bun'
 import { serveStatic as serveFrom } from 'hono/serve-static'
 import { embedded } from './embedded.ts'
+import { CONTROL_CHARS } from './lib/fields.ts'
 
 export interface WebFiles {
   /** Serves a built file when the path names one. */
@@ -22,10 +23,22 @@ export function webFiles(webRoot: string | undefined): WebFiles | null {
   if (web?.['/index.html']) {
     const getContent = async (path: string) => (web[path] ? Bun.file(web[path]) : null)
     const options = { root: '/', join: posix.join, getContent, isDir: (path: string) => path.endsWith('/') }
-    return { files: serveFrom(options), index: serveFrom({ ...options, path: 'index.html' }) }
+    return { files: printablePath(serveFrom(options)), index: printablePath(serveFrom({ ...options, path: 'index.html' })) }
   }
   const root = webRoot && resolve(webRoot)
   if (!root || !existsSync(join(root, 'index.html'))) return null
   // path is joined onto root, which defaults to the working directory, so give both
-  return { files: serveStatic({ root }), index: serveStatic({ root, path: 'index.html' }) }
+  return { files: printablePath(serveStatic({ root })), index: printablePath(serveStatic({ root, path: 'index.html' })) }
+}
+
+/** No file has a control character in its name: such a path is 404 (NUL made the file lookup throw). */
+function printablePath(serve: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => {
+    let path = c.req.path
+    try {
+      path = decodeURIComponent(path)
+    } catch {}
+    if (CONTROL_CHARS.test(path)) return Promise.resolve(c.json({ detail: 'Not found.' }, 404))
+    return serve(c, next)
+  }
 }

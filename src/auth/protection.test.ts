@@ -16,7 +16,7 @@ afterAll(() => t.close())
 
 const newEmail = () => `p-${crypto.randomUUID().slice(0, 8)}@example.com`
 
-describe('rate limits (RATE_LIMIT_MAX=3: 3 per e-mail, 15 per IP, per window)', () => {
+describe('rate limits (RATE_LIMIT_MAX=3: 3 failed logins per e-mail and IP, 15 attempts per IP, per window)', () => {
   let limited: TestApp
   beforeAll(async () => {
     limited = await createTestApp({ env: { RATE_LIMIT_MAX: '3', TRUST_PROXY: '1' } })
@@ -27,27 +27,33 @@ describe('rate limits (RATE_LIMIT_MAX=3: 3 per e-mail, 15 per IP, per window)', 
   const login = (ip: string, email: string) =>
     new Client(limited).request('/api/auth/login', { method: 'POST', json: { email, password: 'wrong-password' }, headers: from(ip) })
 
-  test('per e-mail: the 4th login for one account is 429 with Retry-After, from any IP', async () => {
+  test('per e-mail and IP: after 3 failures that address is locked out of that account (429, Retry-After)', async () => {
     const email = newEmail()
-    for (let i = 0; i < 3; i++) expect((await login(`203.0.113.${i + 1}`, email)).status).toBe(401)
-    const res = await login('203.0.113.50', email)
+    for (let i = 0; i < 3; i++) expect((await login('203.0.113.1', email)).status).toBe(401)
+    const res = await login('203.0.113.1', email)
     await expectError(res, 429, 'Too many attempts, try again later.')
     const retry = Number(res.headers.get('retry-after'))
     expect(retry).toBeGreaterThan(0)
     expect(retry).toBeLessThanOrEqual(15 * 60)
-    // another account is not affected
-    expect((await login('203.0.113.50', newEmail())).status).toBe(401)
+    // another account from that address, and that account from another address, are not affected
+    expect((await login('203.0.113.1', newEmail())).status).toBe(401)
+    expect((await login('203.0.113.2', email)).status).toBe(401)
   })
 
-  test('the per-e-mail limit holds for the right password too', async () => {
+  test('failures spread over addresses lock no one out: 10 wrong passwords from elsewhere, the owner still signs in', async () => {
+    const { email, password } = await signUp(limited)
+    for (let i = 0; i < 10; i++) await login(`198.51.100.${i % 4}`, email)
+    const owner = await new Client(limited).request('/api/auth/login', { method: 'POST', json: { email, password }, headers: from('198.51.100.200') })
+    expect(owner.status).toBe(200)
+  })
+
+  test('a locked pair stays locked for the right password too; a success elsewhere does not unlock it', async () => {
     const { email, password } = await signUp(limited)
     for (let i = 0; i < 3; i++) await login('198.51.100.7', email)
-    const res = await new Client(limited).request('/api/auth/login', {
-      method: 'POST',
-      json: { email, password },
-      headers: from('198.51.100.8'),
-    })
-    await expectError(res, 429)
+    const right = (ip: string) => new Client(limited).request('/api/auth/login', { method: 'POST', json: { email, password }, headers: from(ip) })
+    await expectError(right('198.51.100.7'), 429)
+    expect((await right('198.51.100.8')).status).toBe(200)
+    await expectError(right('198.51.100.7'), 429)
   })
 
   test('per IP: many accounts from one address hit 429, another address still passes', async () => {
@@ -92,8 +98,8 @@ describe('rate limits (RATE_LIMIT_MAX=3: 3 per e-mail, 15 per IP, per window)', 
     const email = newEmail()
     for (let i = 0; i < 3; i++) await login('203.0.113.90', email)
     expect((await login('203.0.113.90', email)).status).toBe(429)
-    await limited.ctx.db.execute(sql`update rate_limits set reset_at = now() - interval '1 second' where key like ${`%${email}`}`)
-    expect((await login('203.0.113.91', email)).status).toBe(401)
+    await limited.ctx.db.execute(sql`update rate_limits set reset_at = now() - interval '1 second' where key like ${`%${email}%`}`)
+    expect((await login('203.0.113.90', email)).status).toBe(401)
   })
 
   test('behind the proxy, the address it appended counts, not what the client put before it', async () => {
@@ -127,6 +133,36 @@ describe('rate limits (RATE_LIMIT_MAX=3: 3 per e-mail, 15 per IP, per window)', 
     } finally {
       await strict.close()
     }
+  })
+})
+
+describe('login lock-out backoff (RATE_LIMIT_MAX=2, window 15 s: locks of 1, 2, 4 ... s)', () => {
+  let quick: TestApp
+  beforeAll(async () => {
+    quick = await createTestApp({ env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '15', TRUST_PROXY: '1' } })
+  })
+  afterAll(() => quick.close())
+
+  test('each failure after the lock doubles it; a success clears the count', async () => {
+    const { email, password } = await signUp(quick)
+    const attempt = (pw: string) =>
+      new Client(quick).request('/api/auth/login', { method: 'POST', json: { email, password: pw }, headers: { 'x-forwarded-for': '203.0.113.44' } })
+    expect((await attempt('wrong-1')).status).toBe(401)
+    expect((await attempt('wrong-2')).status).toBe(401)
+    const first = await attempt(password)
+    expect(first.status).toBe(429)
+    expect(Number(first.headers.get('retry-after'))).toBe(1)
+    await Bun.sleep(1100)
+    expect((await attempt('wrong-3')).status).toBe(401)
+    const second = await attempt(password)
+    expect(second.status).toBe(429)
+    expect(Number(second.headers.get('retry-after'))).toBe(2)
+    await Bun.sleep(2100)
+    expect((await attempt(password)).status).toBe(200)
+    // cleared: two more failures are allowed again before a lock
+    expect((await attempt('wrong-4')).status).toBe(401)
+    expect((await attempt('wrong-5')).status).toBe(401)
+    expect((await attempt(password)).status).toBe(429)
   })
 })
 

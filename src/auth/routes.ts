@@ -6,6 +6,7 @@ import { errorFields, log } from '../lib/logger.ts'
 import { publicOrigin } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
+import { assertNotLockedOut, clearLoginFailures, recordLoginFailure } from './lockout.ts'
 import { resetMail, verificationMail } from './mail.ts'
 import {
   changePassword,
@@ -17,7 +18,7 @@ import {
   verifyPassword,
 } from './queries.ts'
 import { createAccount, credentials, resetPassword, sendReset, verifyQuery, type SessionResponse } from './schema.ts'
-import { clearSessionCookie, createSession, currentUser, deleteSession, requireUser, setSessionCookie } from './session.ts'
+import { clearSessionCookie, createSession, currentUser, endSession, requireUser, setSessionCookie } from './session.ts'
 
 export function authRoutes(ctx: AppContext) {
   const { db, env } = ctx
@@ -50,10 +51,18 @@ export function authRoutes(ctx: AppContext) {
     })
     .post('/login', valid('json', credentials), async (c) => {
       const { email, password } = c.req.valid('json')
-      await limit(c, 'login', email)
+      // every attempt counts per address; failures count per e-mail and address together
+      await limit(c, 'login')
+      const ip = clientIp(c, env.TRUST_PROXY)
+      const policy = { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }
+      await assertNotLockedOut(db, email, ip, policy)
       const user = await findUserByEmail(db, email)
       const ok = await verifyPassword(password, user?.passwordHash)
-      if (!user || !ok) fail(401, 'Incorrect email or password.')
+      if (!user || !ok) {
+        await recordLoginFailure(db, email, ip, policy)
+        fail(401, 'Incorrect email or password.')
+      }
+      await clearLoginFailures(db, email, ip)
       if (!user.verifiedAt) fail(401, 'Account is unverified.')
       if (user.disabledAt) fail(403, 'Account is disabled.')
       const { token, expiresAt } = await createSession(db, user.id)
@@ -61,7 +70,7 @@ export function authRoutes(ctx: AppContext) {
       return c.json({ email: user.email, admin: user.admin } satisfies SessionResponse, 200)
     })
     .delete('/logout', requireUser, async (c) => {
-      await deleteSession(db, c.get('sessionId')!)
+      await endSession(ctx, c.get('sessionId')!)
       clearSessionCookie(c)
       return c.json({}, 200)
     })
@@ -89,6 +98,8 @@ export function authRoutes(ctx: AppContext) {
       const userId = await consumeToken(db, token, 'reset')
       if (!userId) fail(400, 'Token is not valid.')
       await changePassword(db, userId, password)
+      // every session of the user ended with the reset: their open sockets too
+      ctx.hub.closeSessions({ userId })
       clearSessionCookie(c)
       return c.body(null, 204)
     })

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { AppEnv, SessionUser } from '../context.ts'
+import type { AppContext, AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
 import { requestProtocol } from '../lib/origin.ts'
@@ -63,6 +63,27 @@ export async function validateSession(
 export async function deleteSession(db: Db, sessionId: string) {
   sessionCache(db).forget(sessionId)
   await db.delete(sessions).where(eq(sessions.id, sessionId))
+}
+
+/** Logout: the session and the sockets opened with it (on this process; others see it at their next ping). */
+export async function endSession(ctx: Pick<AppContext, 'db' | 'hub'>, sessionId: string) {
+  await deleteSession(ctx.db, sessionId)
+  ctx.hub.closeSessions({ sessionId })
+}
+
+/**
+ * Still signed in? For sockets, which outlive the request that opened them:
+ * the cache (forgotten at once on this process's logout or reset, re-read
+ * after 5 s otherwise), else the database.
+ */
+export async function sessionAlive(db: Db, sessionId: string): Promise<boolean> {
+  const cached = sessionCache(db).get(sessionId)
+  if (cached) return true
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
+  return !!row
 }
 
 export async function deleteExpiredSessions(db: Db) {

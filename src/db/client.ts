@@ -1,7 +1,10 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema.ts'
+import { privateTree } from '../lib/data-dir.ts'
+import { errorFields, log } from '../lib/logger.ts'
+import { pgliteSeed } from './seed.ts'
 import { acquireLock } from '../lib/lock-file.ts'
 import { embeddedMigrations, embeddedPgliteOptions } from '../embedded.ts'
 
@@ -48,6 +51,13 @@ export async function openPostgres(url: string, opts: { migrate?: boolean; max?:
 }
 
 /**
+ * Settings over PGlite's defaults: 16 MB of shared buffers instead of 128 MB keeps the
+ * process within a small server's memory (a personal library's hot pages fit; the rest
+ * is read through the OS cache). See docs/decisions/085-first-start-footprint.md.
+ */
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB']
+
+/**
  * Embedded PGlite in `dir`. PGlite does not lock its folder and two processes
  * on one folder silently lose writes, so a lock file guards it.
  */
@@ -63,30 +73,57 @@ export async function openPglite(
     release = acquireLock(join(dir, '..', `${dir.split('/').pop()}.lock`))
   }
   let client: InstanceType<typeof PGlite>
-  try {
+  const start = async (loadDataDir: Blob | undefined) => {
     // the compiled binary passes PGlite its embedded wasm and data files
-    const embeddedFiles = await embeddedPgliteOptions()
-    const options = { ...embeddedFiles, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) }
+    const initdb = !loadDataDir && !(dir && existsSync(join(dir, 'PG_VERSION')))
+    const options = { ...(await embeddedPgliteOptions({ initdb })), startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], ...(loadDataDir ? { loadDataDir } : {}) }
     // PGlite reads its options from the first argument when there is no folder (in memory)
-    client = dir ? new PGlite(dir, options) : new PGlite(options)
-    await client.waitReady
+    const c = dir ? new PGlite(dir, options) : new PGlite(options)
+    await c.waitReady
+    return c
+  }
+  // an empty folder starts from the seed made at build time instead of running initdb (src/db/seed.ts):
+  // unpacked by tar when there is one (a plain reopen then), else loaded by PGlite
+  let seed = opts.loadDataDir ?? (dir && !existsSync(join(dir, 'PG_VERSION')) ? pgliteSeed() : undefined)
+  if (seed && !opts.loadDataDir && dir && (await unpackSeed(seed, dir))) seed = undefined
+  try {
+    try {
+      client = await start(seed)
+    } catch (err) {
+      if (!seed || opts.loadDataDir || !dir) throw err
+      log.warn('the database seed could not be loaded: creating the database from scratch', errorFields(err))
+      for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true })
+      client = await start(undefined)
+    }
   } catch (err) {
     release()
     throw err
   }
   const db = drizzle(client, { schema }) as unknown as Db
   if (opts.migrate !== false) await runMigrations(db, () => import('drizzle-orm/pglite/migrator'))
+  if (dir) privateTree(dir)
   return {
     db,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
     close: async () => {
       await client.close()
+      if (dir) privateTree(dir)
       release()
     },
     // exposed for the test snapshot helper
     ...({ client } as object),
   }
+}
+
+/** Unpacks the seed into `dir` with the system's tar (native and quick); false when that fails. */
+async function unpackSeed(seed: Blob, dir: string): Promise<boolean> {
+  const tar = Bun.which('tar')
+  if (!tar) return false
+  const proc = Bun.spawn([tar, '-xzf', '-', '-C', dir, '--no-same-owner', '--no-same-permissions'], { stdin: seed, stdout: 'ignore', stderr: 'ignore' })
+  if ((await proc.exited) === 0 && existsSync(join(dir, 'PG_VERSION'))) return true
+  for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true })
+  return false
 }
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {

@@ -1,7 +1,6 @@
-import { lookup } from 'node:dns/promises'
-import { connect, createServer, type Server, type Socket } from 'node:net'
+import { connect, createServer, isIP, type Server, type Socket } from 'node:net'
 import { log } from './logger.ts'
-import { checkUrl, type AllowList } from './url-guard.ts'
+import { checkTarget, isBlockedAddress, UrlRefused, type AllowList } from './url-guard.ts'
 
 /**
  * A forward HTTP proxy on 127.0.0.1 that applies the URL guard to every
@@ -10,6 +9,11 @@ import { checkUrl, type AllowList } from './url-guard.ts'
  * absolute-URI requests (plain HTTP) are checked with `checkUrl`, then the
  * connection goes to the very address that was checked (no second DNS
  * lookup that could answer differently). Refused requests get 403.
+ *
+ * In-process callers (`guardedFetch`) have already checked the URL: they pin
+ * the checked address as `Proxy-Authorization: Basic pin:<address>`; the
+ * proxy re-judges that address (no DNS) and connects to it, so the name is
+ * looked up once per hop.
  *
  * yt-dlp does its own redirects, so without this the guard would see only
  * the first URL.
@@ -45,17 +49,24 @@ export async function startEgressProxy(allow: AllowList): Promise<EgressProxy> {
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() }
 }
 
-/** Checks `url`; answers the address to connect to (the checked one), or throws UrlRefused. */
-async function checkedTarget(url: URL, allow: AllowList): Promise<{ host: string; port: number }> {
-  let resolved: string[] | undefined
-  await checkUrl(url, allow, async (host) => {
-    resolved = (await lookup(host, { all: true, verbatim: true })).map((r) => r.address)
-    return resolved
-  })
-  const literal = url.hostname.replace(/^\[|\]$/g, '')
-  const host = resolved?.[0] ?? literal
+/** Checks `url` (or the pinned address); answers the address to connect to, or throws UrlRefused. */
+async function checkedTarget(url: URL, allow: AllowList, pinned: string | undefined): Promise<{ host: string; port: number }> {
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
-  return { host, port }
+  if (pinned !== undefined) {
+    if (!isIP(pinned) || isBlockedAddress(pinned, allow)) throw new UrlRefused('pinned address is not allowed')
+    return { host: pinned, port }
+  }
+  const { address } = await checkTarget(url, allow)
+  return { host: address ?? url.hostname.replace(/^\[|\]$/g, ''), port }
+}
+
+/** The address from `Proxy-Authorization: Basic base64("pin:<address>")`, if any. */
+function pinnedAddress(headerLines: string[]): string | undefined {
+  const line = headerLines.find((l) => /^proxy-authorization\s*:/i.test(l))
+  const m = line && /:\s*basic\s+([a-z0-9+/=]+)\s*$/i.exec(line)
+  if (!m) return undefined
+  const text = Buffer.from(m[1]!, 'base64').toString('latin1')
+  return text.startsWith('pin:') ? text.slice(4) : undefined
 }
 
 async function handle(client: Socket, allow: AllowList) {
@@ -77,7 +88,7 @@ async function handle(client: Socket, allow: AllowList) {
   const refuse = (status: number, reason: string) => {
     const body = `${reason}\n`
     client.end(
-      `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Request'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Request'}\r\nX-Egress-Refused: 1\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   }
 
@@ -95,7 +106,7 @@ async function handle(client: Socket, allow: AllowList) {
     }
     let dest: { host: string; port: number }
     try {
-      dest = await checkedTarget(url, allow)
+      dest = await checkedTarget(url, allow, pinnedAddress(headerLines))
     } catch (err) {
       log.warn('egress refused', { url: url.origin, reason: err instanceof Error ? err.message : String(err) })
       return refuse(403, `refused: ${err instanceof Error ? err.message : 'not allowed'}`)

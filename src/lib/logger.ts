@@ -68,7 +68,15 @@ function now(): string {
  */
 function request(method: string, path: string, status: number, ms: number) {
   if (order.info < threshold) return
-  push(`{"time":"${now()}","level":"info","msg":"request","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms}}\n`)
+  push(`{"time":"${now()}","level":"info","msg":"request","method":"${method}","path":${JSON.stringify(redactPath(path))},"status":${status},"ms":${ms}}\n`)
+}
+
+// paths that carry a secret in themselves (the link in the verification mail)
+const TOKEN_PATH = /^(\/(?:api\/)?(?:verify|reset))\/[^/]+/
+
+/** The path as it may be logged: a token segment becomes `[redacted]`. */
+export function redactPath(path: string): string {
+  return TOKEN_PATH.test(path) ? path.replace(TOKEN_PATH, '$1/[redacted]') : path
 }
 
 export const log = {
@@ -79,6 +87,30 @@ export const log = {
   error: (msg: string, fields?: Record<string, unknown>) => write('error', msg, fields),
 }
 
+/**
+ * An error as log fields. A failed database query (drizzle's DrizzleQueryError)
+ * is logged with its SQL and the database's SQLSTATE and object names, never
+ * its parameters: they hold token hashes, e-mail addresses and user text
+ * (and PostgreSQL's messages may quote a value, e.g. invalid input syntax).
+ */
+function dbReason(cause: unknown): string {
+  if (!cause || typeof cause !== 'object') return ''
+  const c = cause as Record<string, unknown>
+  const code = typeof c.code === 'string' ? c.code : undefined
+  const names = ['constraint', 'constraint_name', 'table', 'table_name', 'column', 'column_name']
+    .map((k) => (typeof c[k] === 'string' ? `${k.replace('_name', '')} ${c[k]}` : ''))
+    .filter(Boolean)
+  // class 42 (syntax, undefined table or column) names objects, not values
+  const message = code?.startsWith('42') && typeof c.message === 'string' ? c.message : ''
+  const parts = [code && `SQLSTATE ${code}`, ...names, message].filter(Boolean)
+  return parts.length ? `: ${parts.join(', ')}` : ''
+}
+
 export function errorFields(err: unknown): Record<string, unknown> {
-  return err instanceof Error ? { error: err.message, stack: err.stack } : { error: String(err) }
+  if (!(err instanceof Error)) return { error: String(err) }
+  const failed = err as Error & { query?: unknown; params?: unknown }
+  if (typeof failed.query !== 'string' || !('params' in failed)) return { error: err.message, stack: err.stack }
+  const error = `Failed query: ${failed.query} (parameters not logged)${dbReason(err.cause)}`
+  const frames = err.stack?.indexOf('\n    at ') ?? -1
+  return { error, stack: frames >= 0 ? `${err.name}: ${error}${err.stack!.slice(frames)}` : undefined }
 }

@@ -16,7 +16,7 @@ export interface Mailer {
 
 /**
  * SMTP through nodemailer when SMTP_URL is set; otherwise each message is
- * printed to the log and saved as an .eml file under DATA_DIR/mail so a
+ * saved as an .eml file under DATA_DIR/mail (its path logged) so a
  * self-hoster can sign up with nothing else installed.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string }): Mailer {
@@ -42,10 +42,11 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
   return {
     async send(mail) {
       const info = await stream.sendMail({ from: opts.from, ...mail })
-      mkdirSync(dir, { recursive: true })
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID().slice(0, 8)}.eml`)
-      writeFileSync(file, info.message as Buffer)
-      log.info('mail saved (no SMTP_URL)', { to: mail.to, subject: mail.subject, file, text: mail.text })
+      // mails carry sign-in links and reset codes: private file, and only its path in the log
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 })
+      log.info('mail saved (no SMTP_URL)', { file })
     },
   }
 }

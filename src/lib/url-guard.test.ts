@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { checkUrl, emptyAllowList, guardedFetch, isBlockedAddress, parseAllowList, UrlRefused } from './url-guard.ts'
+import { startEgressProxy } from './egress-proxy.ts'
+import { guardedFetch } from './guarded-fetch.ts'
+import { checkTarget, checkUrl, emptyAllowList, isBlockedAddress, parseAllowList, UrlRefused } from './url-guard.ts'
 
 // Decision-level tests: private and link-local addresses are only ever judged,
 // never contacted. The only traffic below goes to servers on 127.0.0.1.
@@ -34,7 +36,27 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(address)).toBe(true)
   })
 
-  test.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1', '2a00:1450:4001::1', '::ffff:93.184.216.34'])(
+  // IPv4 hidden in IPv6 forms other than the dotted ::ffff:a.b.c.d, and the
+  // NAT64 / 6to4 / site-local ranges
+  test.each([
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a9fe:a9fe',
+    '::808:808', // IPv4-compatible: deprecated, never a real destination
+    '0:0:0:0:0:ffff:7f00:1',
+    '0:0:0:0:0:ffff:a9fe:a9fe',
+    '::ffff:0:7f00:1', // IPv4-translated
+    '::ffff:0:808:808',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::1',
+    'fec0::1',
+    'feff::1',
+  ])('%s is blocked (IPv6 forms and ranges)', (address) => {
+    expect(isBlockedAddress(address)).toBe(true)
+  })
+
+  test.each(['93.184.216.34', '8.8.8.8', '0:0:0:0:0:ffff:5db8:d822', '2001:4860:4860::8888', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1', '2a00:1450:4001::1', '::ffff:93.184.216.34'])(
     '%s is allowed',
     (address) => {
       expect(isBlockedAddress(address)).toBe(false)
@@ -126,6 +148,24 @@ describe('checkUrl', () => {
     )
   })
 
+  test('refusals name the host the user gave, never an address DNS answered', async () => {
+    for (const answer of ['10.0.0.7', '169.254.169.254', 'fd00::1', '::ffff:0:7f00:1']) {
+      const err = await checkUrl('https://media.example/x', emptyAllowList, resolveTo(['93.184.216.34', answer])).catch((e: Error) => e)
+      expect(err).toBeInstanceOf(UrlRefused)
+      expect((err as Error).message).not.toContain(answer)
+      expect((err as Error).message).toContain('private or local network address')
+      expect((err as Error).message).toContain('use a public link')
+    }
+    const literal = await checkUrl('http://10.255.255.1/v').catch((e: Error) => e)
+    expect((literal as Error).message).not.toMatch(/10\.255/)
+  })
+
+  test('checkTarget answers the address that was judged (decision level)', async () => {
+    const target = await checkTarget('https://media.example/x', emptyAllowList, resolveTo(['8.8.8.8']))
+    expect(target.address).toBe('8.8.8.8')
+    expect(target.url.hostname).toBe('media.example')
+  })
+
   test('localhost through the system resolver is refused', async () => {
     await refused(checkUrl('http://localhost:3000/'))
   })
@@ -207,10 +247,56 @@ describe('guardedFetch (loopback servers only)', () => {
   })
 
   test('redirect chains are bounded', async () => {
-    await expect(guardedFetch(`${base}/loop`, { allow, maxRedirects: 3 })).rejects.toThrow('too many redirects')
+    await expect(guardedFetch(`${base}/loop`, { allow, maxRedirects: 3 })).rejects.toThrow('redirects too many times')
   })
 
   test('maxRedirects 0 refuses any redirect', async () => {
     await expect(guardedFetch(`${base}/to-same`, { allow, maxRedirects: 0 })).rejects.toBeInstanceOf(UrlRefused)
+  })
+})
+
+describe('guardedFetch and DNS rebinding (loopback servers only)', () => {
+  // 127.0.0.2 stands for the public address the check approves (the
+  // allow-list opens it alone); 127.0.0.1 on the same port is the internal
+  // service a second, rebound DNS answer points to.
+  let internal: ReturnType<typeof Bun.serve>
+  let approved: ReturnType<typeof Bun.serve>
+  const seen = { internal: 0, approved: [] as string[] }
+
+  beforeAll(() => {
+    internal = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => (seen.internal++, new Response('internal secret')) })
+    approved = Bun.serve({
+      hostname: '127.0.0.2',
+      port: internal.port,
+      fetch: (req) => (seen.approved.push(req.headers.get('host') ?? ''), new Response('approved')),
+    })
+  })
+  afterAll(() => {
+    internal.stop(true)
+    approved.stop(true)
+  })
+
+  test('a name answering the approved address first and loopback second is fetched from the approved one, looked up once', async () => {
+    const answers = [['127.0.0.2'], ['127.0.0.1'], ['127.0.0.1']]
+    let lookups = 0
+    const rebinding = async () => answers[lookups++]!
+    const allow = parseAllowList('127.0.0.2')
+    const res = await guardedFetch(`http://rebind.test:${internal.port}/x`, { allow, resolve: rebinding })
+    expect(await res.text()).toBe('approved')
+    expect(lookups).toBe(1)
+    expect(seen.approved).toEqual([`rebind.test:${internal.port}`])
+    expect(seen.internal).toBe(0)
+  })
+
+  test('the proxy re-judges a pinned address: a pin to loopback is refused without traffic', async () => {
+    const proxy = await startEgressProxy(parseAllowList('127.0.0.2'))
+    try {
+      const res = await fetch(`http://rebind.test:${internal.port}/x`, { proxy: proxy.url.replace('//', '//pin:127.0.0.1@') })
+      expect(res.status).toBe(403)
+      expect(res.headers.get('x-egress-refused')).toBe('1')
+      expect(seen.internal).toBe(0)
+    } finally {
+      proxy.close()
+    }
   })
 })

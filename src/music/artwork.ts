@@ -1,4 +1,5 @@
-import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
+import { guardedFetch } from '../lib/guarded-fetch.ts'
+import type { AllowList } from '../lib/url-guard.ts'
 import { sniffImage, type ImageKind } from './files.ts'
 import { artworkDataUri, MAX_ARTWORK_BYTES } from './schema.ts'
 

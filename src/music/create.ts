@@ -8,6 +8,7 @@ import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { describeIssues } from '../lib/validate.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
 import { inside, jobDir, sniffAudio, type AudioKind } from './files.ts'
+import { assertRoomForJob, size } from './limits.ts'
 import { musicRun } from './jobs.ts'
 import { failMusicJob, insertMusicJob } from './queries.ts'
 import { MAX_ARTWORK_BYTES, musicJobFields } from './schema.ts'
@@ -31,6 +32,8 @@ export async function readUpload(
   req: Request,
   dir: string,
   maxFileBytes: number,
+  /** Called before the generic 413 when the file is too large (a more precise refusal). */
+  onTooLarge?: () => void,
 ): Promise<{
   fields: Record<string, string>
   file: { path: string; kind: AudioKind | null; name: string; size: number } | null
@@ -59,7 +62,10 @@ export async function readUpload(
     }
   } catch (err) {
     await form.cancel()
-    if (err instanceof TooLarge) fail(413, 'file: Upload is too large.')
+    if (err instanceof TooLarge) {
+      onTooLarge?.()
+      fail(413, 'file: Upload is too large.')
+    }
     if (err instanceof MalformedMultipart) fail(400, `Malformed multipart body: ${err.message}.`)
     throw err
   }
@@ -68,10 +74,13 @@ export async function readUpload(
 
 /** POST /jobs/create: validates, stores the upload and artwork, inserts the job and enqueues `music.run`. */
 export async function createMusicJob(ctx: AppContext, user: SessionUser, req: Request): Promise<string> {
+  const room = await assertRoomForJob(ctx, user.id)
   const id = crypto.randomUUID()
   const dir = jobDir(ctx.env.DATA_DIR, user.id, id)
   try {
-    const { fields, file } = await readUpload(req, dir, ctx.env.MAX_UPLOAD_BYTES)
+    const { fields, file } = await readUpload(req, dir, Math.min(ctx.env.MAX_UPLOAD_BYTES, room), () =>
+      room < ctx.env.MAX_UPLOAD_BYTES ? fail(413, `file: There is not room enough left in your storage for this upload (${size(room)} free): delete some jobs.`) : undefined,
+    )
     const hasUrl = !!fields.video_url?.trim()
     if (file && hasUrl) fail(422, "'file' and 'video_url' cannot both be defined.")
     if (!file && !hasUrl) fail(422, "'file' or 'video_url' must be defined.")

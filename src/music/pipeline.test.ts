@@ -5,7 +5,10 @@ import type { Client } from '../../tests/support/app.ts'
 import type { MediaServer, TestMedia } from '../../tests/support/media.ts'
 import { filesUnder, listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
+import { eq } from 'drizzle-orm'
+import { Cipher } from '../lib/secret.ts'
 import { saveWebdav } from '../webdav/queries.ts'
+import { musicJobs } from './tables.ts'
 import { jobDir } from './files.ts'
 import type { MusicJobEvent } from './schema.ts'
 
@@ -134,6 +137,21 @@ describe('music jobs end to end', () => {
     expect(job.completed).not.toBeNull()
     expect(job.failed).toBeNull()
     expect(job.webdav).toBe('failed')
+    expect((await alice.request(job.downloadUrl!)).status).toBe(200)
+    await alice.delete('/api/webdav')
+  })
+
+  test('a WebDAV password that no longer decrypts (changed secret) is a WebDAV failure, not a failed job', async () => {
+    const currentUserId = await userIdOf(t, alice)
+    await saveWebdav(t.ctx.db, new Cipher('an-older-secret-an-older-secret-an-older'), currentUserId, { username: dav.username, password: dav.password, url: dav.url })
+    const res = await postForm(alice, '/api/music/jobs/create', musicForm({ title: 'K', artist: 'A', album: 'B' }, { path: files.mp3 }))
+    const { id } = (await res.json()) as { id: string }
+    const job = await waitForJob(alice, id)
+    expect(job.completed).not.toBeNull()
+    expect(job.failed).toBeNull()
+    expect(job.webdav).toBe('failed')
+    const [row] = await t.ctx.db.select().from(musicJobs).where(eq(musicJobs.id, id))
+    expect(row!.webdavError).toContain('Enter the WebDAV account again')
     expect((await alice.request(job.downloadUrl!)).status).toBe(200)
     await alice.delete('/api/webdav')
   })

@@ -102,9 +102,11 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     // 4. WebDAV: a failure is recorded, the MP3 stays downloadable
     let webdav: 'uploaded' | 'failed' | null = null
     let webdavError: string | null = null
-    const account = await getWebdav(ctx.db, ctx.cipher, row.userId)
+    // an unreadable stored password (changed secret) is a WebDAV failure like any other
+    const account = await getWebdav(ctx.db, ctx.cipher, row.userId).catch((err: unknown) => err as Error)
     if (account) {
       try {
+        if (account instanceof Error) throw account
         await uploadToWebdav(account, ctx.allow, final, name, signal)
         webdav = 'uploaded'
       } catch (err) {

@@ -77,6 +77,12 @@ export async function listUnfinishedMusicJobs(db: Db): Promise<Pick<MusicJobRow,
   return db.select({ id: musicJobs.id, userId: musicJobs.userId }).from(musicJobs).where(unfinished)
 }
 
+/** Jobs of `userId` waiting or running. */
+export async function countUnfinishedMusicJobs(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(musicJobs).where(and(eq(musicJobs.userId, userId), unfinished))
+  return row?.n ?? 0
+}
+
 /** Finished (completed or failed) before `before`. */
 export async function listExpiredMusicJobs(db: Db, before: Date, limit = 500) {
   return db

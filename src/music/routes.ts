@@ -5,12 +5,14 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { sendFile } from '../lib/send-file.ts'
+import { idParam } from '../lib/fields.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { listenRoute } from '../ws/listen.ts'
 import { resolveArtwork } from './artwork.ts'
 import { createMusicJob, readUpload, refuseUnsafeUrl } from './create.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
+import { CallLimit } from './limits.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
 import { artworkUrlQuery, musicJobListQuery, videoUrlQuery } from './schema.ts'
 import { readTags } from './tags.ts'
@@ -20,6 +22,7 @@ import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
+  const tagReads = new CallLimit(env.TAGS_CONCURRENCY, 2)
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
   const ownJob = async (userId: string, id: string) => {
@@ -40,7 +43,7 @@ export function musicRoutes(ctx: AppContext) {
       return c.json({ jobs: rows.map(toMusicJob), totalPages }, 200)
     })
     .get('/jobs/listen', listenRoute(ctx, (user) => topics.musicJobs(user.id)))
-    .delete('/jobs/:id/delete', async (c) => {
+    .delete('/jobs/:id/delete', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       // the row goes first so a running job cannot record anything after this
       await deleteMusicJob(db, row.id)
@@ -48,19 +51,19 @@ export function musicRoutes(ctx: AppContext) {
       await rm(jobDir(env.DATA_DIR, row.userId, row.id), { recursive: true, force: true })
       return c.json({ id: row.id }, 200)
     })
-    .get('/jobs/:id/download', async (c) => {
+    .get('/jobs/:id/download', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.outputFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.outputFile)
       return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: 'audio/mpeg' })
     })
-    .get('/jobs/:id/upload', async (c) => {
+    .get('/jobs/:id/upload', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.uploadFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile)
       return sendFile(c.req.raw, path, { filename: row.originalFilename || row.uploadFile, type: mimeOf(row.uploadFile) })
     })
-    .get('/jobs/:id/artwork', async (c) => {
+    .get('/jobs/:id/artwork', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.artworkFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.artworkFile)
@@ -94,13 +97,15 @@ export function musicRoutes(ctx: AppContext) {
       return c.json({ resolvedArtworkUrl }, 200)
     })
     .post('/tags', async (c) => {
+      const release = tagReads.enter(currentUser(c).id)
       const tmp = join(env.DATA_DIR, 'tmp', crypto.randomUUID())
-      await mkdir(tmp, { recursive: true })
       try {
+        await mkdir(tmp, { recursive: true })
         const { file } = await readUpload(c.req.raw, tmp, env.MAX_UPLOAD_BYTES)
         if (!file) fail(422, 'file: Required')
         return c.json(await readTags(file.path), 200)
       } finally {
+        release()
         await rm(tmp, { recursive: true, force: true })
       }
     })

@@ -1,11 +1,11 @@
 import { z } from 'zod'
+import { printable } from '../lib/fields.ts'
 import type { ErrorKind } from '../tools/failure.ts'
 
 /** Shared with the web form: the field rules of section 5 of the spec. */
-const required = (max: number) => z.string({ error: 'Required' }).trim().min(1, 'Required').max(max, `At most ${max} characters`)
+const required = (max: number) => printable(z.string({ error: 'Required' })).trim().min(1, 'Required').max(max, `At most ${max} characters`)
 const optional = (max: number) =>
-  z
-    .string()
+  printable(z.string())
     .trim()
     .max(max, `At most ${max} characters`)
     .optional()
@@ -28,8 +28,7 @@ export const MAX_ARTWORK_BYTES = 10 * 1024 * 1024
 /** The text fields of POST /jobs/create (the file part is checked by its bytes). */
 export const musicJobFields = z.object({
   video_url: optional(4096).pipe(httpUrl.optional()),
-  artwork_url: z
-    .string()
+  artwork_url: printable(z.string())
     .trim()
     .max(Math.ceil((MAX_ARTWORK_BYTES * 4) / 3) + 100, 'Artwork is too large')
     .optional()
@@ -47,9 +46,8 @@ export const musicJobListQuery = z.object({
   per_page: z.coerce.number({ error: 'Must be a number' }).int().min(1).max(50).default(5),
 })
 
-export const videoUrlQuery = z.object({ video_url: z.string({ error: 'Required' }).max(4096).pipe(httpUrl) })
-export const artworkUrlQuery = z.object({ artwork_url: z.string({ error: 'Required' }).max(4096).pipe(httpUrl) })
-export const jobIdParam = z.object({ id: z.string() })
+export const videoUrlQuery = z.object({ video_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
+export const artworkUrlQuery = z.object({ artwork_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
 
 /** A job as GET /jobs/list answers it (docs/api.md#music-job-shape). */
 export interface MusicJob {

@@ -1,15 +1,23 @@
 import { parseFile } from 'music-metadata'
 import NodeID3 from 'node-id3'
 import type { Artwork } from './artwork.ts'
-import type { MusicTags } from './schema.ts'
+import { MAX_ARTWORK_BYTES, type MusicTags } from './schema.ts'
 
 const none: MusicTags = { title: null, artist: null, album: null, grouping: null, artworkUrl: null }
 
-/** POST /tags: the file's tags; all null when it has none or is not audio. */
+/**
+ * POST /tags: the file's tags; all null when it has none or is not audio.
+ * Embedded artwork over MAX_ARTWORK_BYTES (what a job accepts) is left out:
+ * an ID3v2 tag larger than that is read without its pictures, and a larger
+ * picture in another container is not turned into a (4/3 larger) data URI.
+ */
 export async function readTags(path: string): Promise<MusicTags> {
   try {
-    const { common } = await parseFile(path, { duration: false, skipCovers: false })
-    const picture = common.picture?.find((p) => /front/i.test(p.type ?? '')) ?? common.picture?.[0]
+    const skipCovers = (await id3v2Size(path)) > MAX_ARTWORK_BYTES + 1024 * 1024
+    const { common } = await parseFile(path, { duration: false, skipCovers })
+    const picture = [common.picture?.find((p) => /front/i.test(p.type ?? '')), common.picture?.[0]].find(
+      (p) => p && p.data.length <= MAX_ARTWORK_BYTES,
+    )
     const text = (v: string | string[] | undefined) => {
       const s = Array.isArray(v) ? v[0] : v
       return s?.trim() || null
@@ -24,6 +32,14 @@ export async function readTags(path: string): Promise<MusicTags> {
   } catch {
     return none
   }
+}
+
+/** The size an ID3v2 tag at the start of the file declares (0 without one). */
+async function id3v2Size(path: string): Promise<number> {
+  const head = new Uint8Array(await Bun.file(path).slice(0, 10).arrayBuffer())
+  if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return 0
+  // four 7-bit "syncsafe" bytes
+  return ((head[6]! & 0x7f) << 21) | ((head[7]! & 0x7f) << 14) | ((head[8]! & 0x7f) << 7) | (head[9]! & 0x7f)
 }
 
 /** Writes the whole ID3v2.3 tag: title, artist, album, grouping (TIT1) and the front cover (APIC type 3). */

@@ -84,7 +84,8 @@ describe('notification settings', () => {
   test('Send test reaches both receivers; a failing receiver is a 400 with its reason', async () => {
     ntfy.length = 0
     hooks.length = 0
-    expect((await t.alice.post('/api/notifications/test')).status).toBe(204)
+    const sent = await t.alice.post('/api/notifications/test')
+    expect({ status: sent.status, body: await sent.text() }).toEqual({ status: 204, body: '' })
     expect(ntfy).toEqual([{ topic: 'tunefeed-alerts', title: 'Tunefeed test', message: 'Notifications from your Tunefeed server reach you here.', tags: ['bell'] } as NtfyMessage])
     expect(hooks).toMatchObject([{ event: 'test', title: 'Tunefeed test' }])
 

@@ -1,4 +1,5 @@
-import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
+import { guardedFetch } from '../lib/guarded-fetch.ts'
+import type { AllowList } from '../lib/url-guard.ts'
 import type { WebdavAccount } from './schema.ts'
 
 /** PROPFIND depth 0 on the account's URL with its credentials: true when the server answers 207. */

@@ -4,7 +4,7 @@ import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { valid } from '../lib/validate.ts'
 import { checkWebdav } from './check.ts'
-import { deleteWebdav, getWebdav, saveWebdav } from './queries.ts'
+import { deleteWebdav, getWebdav, saveWebdav, WebdavUnreadable } from './queries.ts'
 import { webdavAccount } from './schema.ts'
 
 export function webdavRoutes(ctx: AppContext) {
@@ -12,7 +12,10 @@ export function webdavRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get('/', async (c) => {
-      const account = await getWebdav(db, cipher, currentUser(c).id)
+      const account = await getWebdav(db, cipher, currentUser(c).id).catch((err: unknown) => {
+        if (err instanceof WebdavUnreadable) fail(409, err.message)
+        throw err
+      })
       if (!account) fail(404, 'WebDAV not found.')
       return c.json(account, 200)
     })

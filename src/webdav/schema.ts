@@ -1,9 +1,7 @@
 import { z } from 'zod'
-import { required as missing } from '../lib/fields.ts'
+import { printable, required as missing } from '../lib/fields.ts'
 
 const required = (max: number) => z.string({ error: missing }).min(1, 'Required').max(max)
-// stored as text: PostgreSQL refuses NUL, and no real user name or URL has control characters
-const printable = (s: z.ZodString) => s.regex(/^[^\u0000-\u001f\u007f]*$/, 'Must not contain control characters')
 
 export const webdavAccount = z.object({
   username: printable(required(256)),

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { readFile } from 'node:fs/promises'
 import { createClient, getPatcher } from 'webdav'
-import { guardedFetch, type AllowList } from '../lib/url-guard.ts'
+import { guardedFetch } from '../lib/guarded-fetch.ts'
+import type { AllowList } from '../lib/url-guard.ts'
 import type { WebdavAccount } from './schema.ts'
 
 // The `webdav` client fetches on its own. Its fetch is swapped (once, process

@@ -4,6 +4,8 @@ import { Client, createTestApp, signUp, type TestApp } from '../../tests/support
 import { expectError } from '../../tests/support/http.ts'
 import { startAcceptingDav, startRcloneWebdav, startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { users } from '../auth/tables.ts'
+import { createApp } from '../app.ts'
+import { Cipher } from '../lib/secret.ts'
 import { webdavAccounts } from './tables.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
@@ -217,5 +219,20 @@ describe('outbound guard on WebDAV URLs', () => {
     } finally {
       await open.close()
     }
+  })
+
+  test('a password saved under another secret: 409 asking to enter the account again, which then works', async () => {
+    const { client } = await signUp(t)
+    await client.post('/api/webdav', account(dav))
+    // the same data, served by a process whose APP_SECRET changed
+    const changed = createApp({ ...t.ctx, cipher: new Cipher('another-secret-another-secret-another-1') })
+    const later = new Client({ app: changed })
+    later.cookie = client.cookie
+    const detail = await expectError(later.get('/api/webdav'), 409)
+    expect(detail).toContain('Enter the WebDAV account again')
+    expect(detail).not.toContain(dav.password)
+    const again = await later.post('/api/webdav', account(dav))
+    expect(again.status).toBe(200)
+    expect(await (await later.get('/api/webdav')).json()).toEqual(account(dav))
   })
 })

@@ -120,3 +120,35 @@ export async function assertQuotaLeft(db: Db, now = new Date()): Promise<void> {
   const [row] = await db.select().from(youtubeQuotaDays).where(eq(youtubeQuotaDays.day, quotaDay(now)))
   if (row?.exhaustedAt) throw new QuotaExhausted(row.cause ?? 'quota exhausted.', quotaResetAt(now))
 }
+
+/**
+ * Each user's share of the day (YOUTUBE_USER_DAILY_UNITS): units spent on
+ * their behalf (resolving and first-loading the channels they import or add)
+ * are charged before the work is queued, in `rate_limits` under
+ * `youtube-units:<userId>` until the Pacific reset. One user's 5,000-channel
+ * import can no longer take everyone's day. Answers the units left when the
+ * charge does not fit (nothing is charged then), or null when it was charged.
+ */
+export async function chargeUserUnits(db: Db, userId: string, units: number, share: number, now = new Date()): Promise<number | null> {
+  if (units <= 0) return null
+  const key = `youtube-units:${userId}`
+  const resetAt = quotaResetAt(now).toISOString()
+  const rows = rowsOf<{ count: number }>(
+    await db.execute(sql`
+      insert into rate_limits (key, count, reset_at)
+      select ${key}, ${units}::int, ${resetAt}::timestamptz where ${units}::int <= ${share}::int
+      on conflict (key) do update set
+        count = case when rate_limits.reset_at <= now() then excluded.count else rate_limits.count + excluded.count end,
+        reset_at = excluded.reset_at
+      where (case when rate_limits.reset_at <= now() then 0 else rate_limits.count end) + excluded.count <= ${share}::int
+      returning count`),
+  )
+  if (rows.length > 0) return null
+  const [row] = rowsOf<{ used: number }>(
+    await db.execute(sql`select case when reset_at <= now() then 0 else count end as used from rate_limits where key = ${key}`),
+  )
+  return Math.max(0, share - (row?.used ?? 0))
+}
+
+/** Units a first refresh of a channel may take: its backfill paged (1 per 50) and fetched (1 per 50). */
+export const firstRefreshUnits = (backfillVideos: number) => 2 * Math.ceil(backfillVideos / 50)

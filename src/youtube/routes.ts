@@ -5,6 +5,7 @@ import type { Tx } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { MalformedMultipart, MultipartReader } from '../lib/multipart.ts'
+import { idParam } from '../lib/fields.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { listenRoute } from '../ws/listen.ts'
@@ -12,6 +13,7 @@ import { youtubeClientFor, type YoutubeClient } from './client.ts'
 import { channelRefFrom } from './import.ts'
 import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
 import { provider } from './provider.ts'
+import { chargeUserUnits, firstRefreshUnits } from './quota.ts'
 import { channelJson, findChannelByHandle, getChannel, upsertChannels, type ChannelRow } from './queries/channels.ts'
 import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
 import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
@@ -58,6 +60,9 @@ async function resolveChannel(ctx: AppContext, userId: string, client: () => You
   const stored = ref.startsWith('@') ? await findChannelByHandle(ctx.db, ref) : await getChannel(ctx.db, ref)
   if (stored) return stored
   await hit(ctx.db, `youtube-lookup:${userId}`, LOOKUPS_PER_HOUR, 3600)
+  // a channel new to the app costs its lookup and first refresh: charged to the user's share
+  const left = await chargeUserUnits(ctx.db, userId, 1 + firstRefreshUnits(ctx.env.YOUTUBE_BACKFILL_VIDEOS), ctx.env.YOUTUBE_USER_DAILY_UNITS)
+  if (left !== null) fail(429, `Your share of today's YouTube budget is used up (${left} units left): add more channels tomorrow.`)
   const found = await provider(async () => (ref.startsWith('@') ? await client().channelByHandle(ref) : (await client().channelsById([ref]))[0]))
   if (!found) return null
   await upsertChannels(ctx.db, [found])
@@ -150,7 +155,7 @@ export function youtubeRoutes(ctx: AppContext) {
         await ctx.jobs.enqueue(syncSubscriptionsJob, { userId: user.id }, { jobId: `youtube.syncSubscriptions.${user.id}` })
         return c.json({ id: channel.id }, 200)
       })
-      .get('/channels/:id', async (c) => {
+      .get('/channels/:id', valid('param', idParam), async (c) => {
         const found = await channelJson(db, currentUser(c).id, c.req.param('id'))
         if (!found) fail(404, 'Youtube Channel not found.')
         return c.json(found, 200)
@@ -175,7 +180,7 @@ export function youtubeRoutes(ctx: AppContext) {
         )
         return c.json(result, 200)
       })
-      .get('/videos/:id', valid('query', videoQuery), async (c) => {
+      .get('/videos/:id', valid('param', idParam), valid('query', videoQuery), async (c) => {
         const user = currentUser(c)
         const id = c.req.param('id')
         const video = VIDEO_ID.test(id) ? await getVideo(db, user.id, id, media) : null
@@ -183,12 +188,12 @@ export function youtubeRoutes(ctx: AppContext) {
         const related = await relatedVideos(db, user.id, video, c.req.valid('query').related_videos_length, media)
         return c.json({ ...video, relatedVideos: related }, 200)
       })
-      .put('/videos/:id/watch', toggle('watch', true))
-      .put('/videos/:id/like', toggle('like', true))
-      .delete('/videos/:id/like', toggle('like', false))
-      .put('/videos/:id/queue', toggle('queue', true))
-      .delete('/videos/:id/queue', toggle('queue', false))
-      .get('/videos/:id/progress', async (c) => {
+      .put('/videos/:id/watch', valid('param', idParam), toggle('watch', true))
+      .put('/videos/:id/like', valid('param', idParam), toggle('like', true))
+      .delete('/videos/:id/like', valid('param', idParam), toggle('like', false))
+      .put('/videos/:id/queue', valid('param', idParam), toggle('queue', true))
+      .delete('/videos/:id/queue', valid('param', idParam), toggle('queue', false))
+      .get('/videos/:id/progress', valid('param', idParam), async (c) => {
         const id = c.req.param('id')
         await requireVideo(db, id)
         const row = await getProgress(db, currentUser(c).id, id)
@@ -197,7 +202,7 @@ export function youtubeRoutes(ctx: AppContext) {
           200,
         )
       })
-      .put('/videos/:id/progress', valid('json', progressBody), async (c) => {
+      .put('/videos/:id/progress', valid('param', idParam), valid('json', progressBody), async (c) => {
         const id = c.req.param('id')
         await requireVideo(db, id)
         const { playedSeconds, duration } = c.req.valid('json')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { printable } from '../lib/fields.ts'
 
 // Request shapes of the video area, shared with the web app.
 
@@ -27,17 +28,17 @@ export const videoListQuery = z.object({
       }
       return [...new Set(ids.map(Number))]
     }),
-  channel_id: z.string().max(64, 'is too long').optional(),
+  channel_id: printable(z.string()).max(64, 'is too long').optional(),
   liked_only: flag,
   queued_only: flag,
 })
 
 export const channelRefQuery = z.object({
-  channel_id: z.string({ error: 'Required' }).trim().min(1, 'Required').max(200, 'is too long'),
+  channel_id: printable(z.string({ error: 'Required' })).trim().min(1, 'Required').max(200, 'is too long'),
 })
 
 export const userChannelBody = z.object({
-  channel_id: z.string({ error: 'Required' }).trim().min(1, 'Required').max(200, 'is too long'),
+  channel_id: printable(z.string({ error: 'Required' })).trim().min(1, 'Required').max(200, 'is too long'),
 })
 
 export const videoQuery = z.object({

@@ -5,6 +5,7 @@ import type { YoutubeClient } from './client.ts'
 import { ImportError, parseSubscriptionsFile } from './import.ts'
 import { enqueueChannelRefresh } from './jobs.ts'
 import { provider } from './provider.ts'
+import { chargeUserUnits, firstRefreshUnits } from './quota.ts'
 import { findChannelByHandle, storedChannelIds, upsertChannels } from './queries/channels.ts'
 import { subscribe } from './queries/subscriptions.ts'
 import type { ImportResult } from './schema.ts'
@@ -39,6 +40,17 @@ export async function importSubscriptions(ctx: AppContext, userId: string, text:
   const stored = await storedChannelIds(ctx.db, ids)
   for (const id of stored) found.set(id, id)
   const missing = ids.filter((id) => !stored.has(id))
+  // the user's share of the day pays for what this import makes the app fetch: resolving the
+  // unknown channels and their first refresh (channels already stored cost nothing more)
+  const handlesToResolve = (await Promise.all(handles.map((h) => findChannelByHandle(ctx.db, h)))).filter((row) => !row).length
+  const newChannels = missing.length + handlesToResolve
+  const units = Math.ceil(missing.length / 50) + handlesToResolve + newChannels * firstRefreshUnits(ctx.env.YOUTUBE_BACKFILL_VIDEOS)
+  const left = await chargeUserUnits(ctx.db, userId, units, ctx.env.YOUTUBE_USER_DAILY_UNITS)
+  if (left !== null)
+    fail(
+      429,
+      `This import would take about ${units} YouTube units to load ${newChannels} new channels, and ${left} of your ${ctx.env.YOUTUBE_USER_DAILY_UNITS} for today are left: import fewer channels now and the rest tomorrow.`,
+    )
   await provider(async () => {
     const channels = missing.length ? await client().channelsById(missing) : []
     for (const handle of handles) {

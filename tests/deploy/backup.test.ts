@@ -108,6 +108,8 @@ describe('backup and restore with PGlite', () => {
   test('create → restore into an empty folder: same rows, same files, the app works on it', async () => {
     expect(await backup(['create', '--out', archive], { DATA_DIR: original }, quiet)).toBe(0)
     expect(statSync(archive).size).toBeGreaterThan(10_000)
+    // it holds the database and the secret: owner-only
+    expect(statSync(archive).mode & 0o777).toBe(0o600)
 
     const lines: string[] = []
     expect(await backup(['inspect', archive], {}, (l) => lines.push(l))).toBe(0)

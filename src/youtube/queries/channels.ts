@@ -1,5 +1,6 @@
-import { and, asc, eq, exists, inArray, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
+import { rowsOf } from '../../db/rows.ts'
 import type { ApiChannel } from '../client.ts'
 import { youtubeChannels, youtubeSubscriptions } from '../tables.ts'
 
@@ -104,19 +105,25 @@ export async function followers(db: Tx, channelId: string): Promise<string[]> {
   return rows.map((r) => r.userId)
 }
 
-/** Channels someone follows, least recently refreshed first. */
+/**
+ * Channels someone follows, in a order fair across users: each user's
+ * channels are ranked least recently refreshed first, and the list takes every
+ * user's first, then every user's second, ... (a channel counts at its best
+ * rank among its followers). One user's 5,000 fresh imports no longer go
+ * before everyone else's channels when the day's units run short.
+ */
 export async function followedChannelIds(db: Tx): Promise<string[]> {
-  const rows = await db
-    .select({ id: youtubeChannels.id })
-    .from(youtubeChannels)
-    .where(
-      exists(
-        db
-          .select({ one: sql`1` })
-          .from(youtubeSubscriptions)
-          .where(and(eq(youtubeSubscriptions.channelId, youtubeChannels.id), isNull(youtubeSubscriptions.deletedAt))),
-      ),
-    )
-    .orderBy(sql`${youtubeChannels.refreshedAt} asc nulls first`, asc(youtubeChannels.id))
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      with ranked as (
+        select s.channel_id, c.refreshed_at,
+               row_number() over (partition by s.user_id order by c.refreshed_at asc nulls first, c.id) as turn
+        from youtube_subscriptions s join youtube_channels c on c.id = s.channel_id
+        where s.deleted_at is null
+      )
+      select channel_id as id from ranked
+      group by channel_id
+      order by min(turn), min(refreshed_at) asc nulls first, channel_id`),
+  )
   return rows.map((r) => r.id)
 }

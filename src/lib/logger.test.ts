@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { users } from '../auth/tables.ts'
+import type { Database } from '../db/client.ts'
+import { createTestDatabase } from '../../tests/support/db.ts'
+import { errorFields, redactPath } from './logger.ts'
+
+// What reaches the log must not carry secrets: query parameters of a failed
+// query, the token in a verification link's path.
+
+describe('errorFields of a failed query (real database)', () => {
+  let database: Database
+  beforeAll(async () => {
+    database = await createTestDatabase()
+  }, 60_000)
+  afterAll(() => database?.close())
+
+  const failure = async (run: () => Promise<unknown>) => {
+    const err = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(err).toBeInstanceOf(Error)
+    return errorFields(err)
+  }
+
+  test('a constraint violation: SQL and reason, no parameter values', async () => {
+    const row = { id: crypto.randomUUID(), email: 'secret-owner@example.com', passwordHash: 'secret-hash-value' }
+    await database.db.insert(users).values(row)
+    const fields = await failure(() => database.db.insert(users).values({ ...row, id: crypto.randomUUID() }))
+    const text = JSON.stringify(fields)
+    expect(fields.error).toContain('insert into "users"')
+    expect(text).toContain('SQLSTATE 23505')
+    expect(text).not.toContain('secret-owner@example.com')
+    expect(text).not.toContain('secret-hash-value')
+  })
+
+  test('a value PostgreSQL would quote in its own message is not logged either', async () => {
+    const fields = await failure(() => database.db.execute(sql`select ${'token-abc123'}::int`))
+    const text = JSON.stringify(fields)
+    expect(text).toContain('SQLSTATE 22P02')
+    expect(text).not.toContain('token-abc123')
+  })
+
+  test('other errors are logged as they are', () => {
+    expect(errorFields(new Error('plain'))).toMatchObject({ error: 'plain' })
+    expect(errorFields('text')).toEqual({ error: 'text' })
+  })
+})
+
+test('token paths are redacted in the request log', () => {
+  expect(redactPath('/verify/abcdefghijklmnop')).toBe('/verify/[redacted]')
+  expect(redactPath('/verify/abc/more')).toBe('/verify/[redacted]/more')
+  expect(redactPath('/api/youtube/videos/x')).toBe('/api/youtube/videos/x')
+  expect(redactPath('/verifyx/abc')).toBe('/verifyx/abc')
+})
