@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { tempDatabase } from '../tests/deploy/scale-support.ts'
 import { run, startServerProcess, type ServerProcess } from '../tests/support/server-process.ts'
 import { startTestFake } from '../tests/support/youtube.ts'
 import type { FakeYoutube } from './fake-youtube.ts'
@@ -22,19 +23,9 @@ beforeAll(async () => {
   env = { DATA_DIR: dataDir, ...fake.env }
   const adminUrl = process.env.TEST_DATABASE_URL
   if (adminUrl) {
-    const { default: postgres } = await import('postgres')
-    const name = `tf_chan_${process.pid}_${crypto.randomUUID().slice(0, 8)}`
-    const admin = postgres(adminUrl, { onnotice: () => {}, max: 1 })
-    await admin.unsafe(`create database ${name}`)
-    await admin.end()
-    const url = new URL(adminUrl)
-    url.pathname = `/${name}`
-    env.DATABASE_URL = url.toString()
-    dropDatabase = async () => {
-      const a = postgres(adminUrl, { onnotice: () => {}, max: 1 })
-      await a.unsafe(`drop database if exists ${name} with (force)`)
-      await a.end()
-    }
+    const database = await tempDatabase(adminUrl)
+    env.DATABASE_URL = database.url
+    dropDatabase = database.drop
   }
   server = await startServerProcess(env, 90_000)
 }, 120_000)
