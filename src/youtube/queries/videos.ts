@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import type { ApiVideo } from '../client.ts'
 import { fallbackCategoryName } from '../categories.ts'
-import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos } from '../tables.ts'
+import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos, type VideoKind } from '../tables.ts'
 
 // Storing videos and their categories.
 
@@ -13,26 +13,28 @@ export async function knownVideoIds(db: Tx, ids: string[]): Promise<Set<string>>
   return new Set(rows.map((r) => r.id))
 }
 
-/** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns how many were new. */
-/** Stores new videos; returns the ids of those really inserted (known ones are skipped). */
+/** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns the ids of the new ones. */
 export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]> {
   if (videos.length === 0) return []
-  const categoryIds = [...new Set(videos.map((v) => v.categoryId))]
-  await db
-    .insert(youtubeVideoCategories)
-    .values(categoryIds.map((id) => ({ id, name: fallbackCategoryName(id) })))
-    .onConflictDoNothing()
-  const counts = new Map<string, { channelId: string; categoryId: number; videos: number }>()
+  // category 0: none known (videos from a feed, without a key); it is never listed
+  const categoryIds = [...new Set(videos.map((v) => v.categoryId))].filter((id) => id > 0)
+  if (categoryIds.length) {
+    await db
+      .insert(youtubeVideoCategories)
+      .values(categoryIds.map((id) => ({ id, name: fallbackCategoryName(id) })))
+      .onConflictDoNothing()
+  }
+  const counts = new Map<string, { channelId: string; categoryId: number; kind: VideoKind; videos: number }>()
   const added: string[] = []
   for (let i = 0; i < videos.length; i += 500) {
     const rows = await db
       .insert(youtubeVideos)
       .values(videos.slice(i, i + 500))
       .onConflictDoNothing()
-      .returning({ id: youtubeVideos.id, channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId })
+      .returning({ id: youtubeVideos.id, channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId, kind: youtubeVideos.kind })
     for (const { id, ...r } of rows) {
       added.push(id)
-      const key = `${r.channelId}/${r.categoryId}`
+      const key = `${r.channelId}/${r.categoryId}/${r.kind}`
       const entry = counts.get(key) ?? { ...r, videos: 0 }
       entry.videos++
       counts.set(key, entry)
@@ -44,7 +46,7 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]
       .insert(youtubeChannelVideoCounts)
       .values([...counts.values()])
       .onConflictDoUpdate({
-        target: [youtubeChannelVideoCounts.channelId, youtubeChannelVideoCounts.categoryId],
+        target: [youtubeChannelVideoCounts.channelId, youtubeChannelVideoCounts.categoryId, youtubeChannelVideoCounts.kind],
         set: { videos: sql`${youtubeChannelVideoCounts.videos} + excluded.videos` },
       })
   }
