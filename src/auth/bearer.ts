@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, isNull } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
@@ -33,8 +33,7 @@ export function bearerToken(c: Context): string | null {
 
 /**
  * The user behind a token, or null. The one place a token is checked against
- * its user: a user state that must stop tokens (e.g. disabled) belongs in this
- * query. Also records `lastUsedAt` (at most once per cache period per process).
+ * its user: a disabled user's tokens stop here (the cache is forgotten on disable). Also records `lastUsedAt` (at most once per cache period per process).
  */
 export async function validateApiToken(db: Db, token: string): Promise<{ user: SessionUser; tokenId: string } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null
@@ -46,7 +45,7 @@ export async function validateApiToken(db: Db, token: string): Promise<{ user: S
     .update(apiTokens)
     .set({ lastUsedAt: new Date() })
     .from(users)
-    .where(and(eq(apiTokens.hash, hash), eq(users.id, apiTokens.userId)))
+    .where(and(eq(apiTokens.hash, hash), eq(users.id, apiTokens.userId), isNull(users.disabledAt)))
     .returning({ tokenId: apiTokens.id, id: users.id, email: users.email, admin: users.admin })
   if (!row) return null
   const user: SessionUser = { id: row.id, email: row.email, admin: row.admin }
@@ -54,9 +53,13 @@ export async function validateApiToken(db: Db, token: string): Promise<{ user: S
   return { user, tokenId: row.tokenId }
 }
 
-/** Not revoked (for sockets, which outlive the request that opened them; see src/ws/listen.ts). */
+/** Not revoked and its user not disabled (for sockets, which outlive the request that opened them; see src/ws/listen.ts). */
 export async function apiTokenAlive(db: Db, tokenId: string): Promise<boolean> {
-  const [row] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, tokenId))
+  const [row] = await db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(and(eq(apiTokens.id, tokenId), isNull(users.disabledAt)))
   return !!row
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
-import { type AxeFinding, axeFindings } from '../support/axe.ts'
+import { axeFindings, type Finding } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { adminCommand, createUser, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
@@ -53,8 +53,6 @@ afterAll(async () => {
   await fake?.stop()
   folders?.remove()
 })
-
-type Finding = AxeFinding
 
 /** axe-core's serious and critical WCAG A/AA findings on the page as it is now. */
 const axe = (label: string): Promise<Finding[]> => axeFindings(page, label)

@@ -4,13 +4,14 @@ import type { Page } from 'playwright-core'
 
 // axe-core (npm, injected into the page: test-only, never in the bundle) for WCAG 2.x A/AA.
 // The page's context needs `bypassCSP: true`: the app's script-src refuses the injected script.
+
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
-export type AxeFinding = { page: string; id: string; impact: string; help: string; targets: string[] }
+export type Finding = { page: string; id: string; impact: string; help: string; targets: string[] }
 
-/** axe-core's serious and critical WCAG A/AA findings on the page as it is now, labelled `label`. */
-export async function axeFindings(page: Page, label: string): Promise<AxeFinding[]> {
+/** axe-core's serious and critical WCAG A/AA findings on the page as it is now. */
+export async function axeFindings(page: Page, label: string): Promise<Finding[]> {
   await page.waitForLoadState('networkidle')
   await page.waitForTimeout(300) // transitions settle (colour contrast is read from the painted styles)
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE })

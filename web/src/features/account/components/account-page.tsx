@@ -4,9 +4,10 @@ import type { SessionUser } from '~/lib/session.ts'
 import { AccountTab } from './account-tab.tsx'
 import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
+import { NotificationsTab } from './notifications-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (docs/product.md#account-page): tabs Account (default), WebDAV and Legal; API Tokens (docs/product.md#account-settings). */
+/** /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings), Notifications and Legal. */
 export function AccountPage({ user }: { user: SessionUser }) {
   return (
     <Page title="Account">
@@ -15,6 +16,7 @@ export function AccountPage({ user }: { user: SessionUser }) {
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
+          <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
@@ -26,6 +28,9 @@ export function AccountPage({ user }: { user: SessionUser }) {
         </TabsContent>
         <TabsContent value="tokens">
           <ApiTokensTab />
+        </TabsContent>
+        <TabsContent value="notifications">
+          <NotificationsTab />
         </TabsContent>
         <TabsContent value="legal">
           <LegalTab />
