@@ -3,7 +3,8 @@ import { eq, sql } from 'drizzle-orm'
 import { Client, createTestApp, serveTestApp, signUp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import type { TestMedia } from '../../tests/support/media.ts'
-import { type MusicTestApp, musicForm, startMusicTestApp, waitForJob } from '../../tests/support/music.ts'
+import { type MusicTestApp, musicForm, startMusicTestApp, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import { updateUser } from '../admin/users.ts'
 import type { MusicJobEvent } from '../music/schema.ts'
 import type { ApiToken, CreatedApiToken } from './schema.ts'
 import { apiTokens } from './tables.ts'
@@ -181,5 +182,18 @@ describe('revoking', () => {
     expect((await listTokens(alice)).map((x) => x.id)).not.toContain(id)
     await expectError(alice.delete(`/api/auth/tokens/${id}`), 404, 'Token not found.')
     await expectError(alice.delete('/api/auth/tokens/not-a-uuid'), 404, 'Token not found.')
+  })
+})
+
+describe('a disabled user', () => {
+  test("the user's tokens stop at once, and work again once re-enabled", async () => {
+    const { client } = await signUp(t)
+    const { token } = await newToken(client)
+    const userId = await userIdOf(t, client)
+    expect((await withToken(token, '/api/auth/session')).status).toBe(200)
+    await updateUser(t.ctx.db, userId, { disabled: true })
+    await expectError(withToken(token, '/api/auth/session'), 401, 'Unauthorized')
+    await updateUser(t.ctx.db, userId, { disabled: false })
+    expect((await withToken(token, '/api/auth/session')).status).toBe(200)
   })
 })
