@@ -19,7 +19,7 @@ export interface RunningServer {
 }
 
 /**
- * Opens everything the app needs, serves, then starts the jobs (each feature's
+ * Opens everything the app needs, serves, finds the tools, then starts the jobs (each feature's
  * start-up work is its job module's hook, src/jobs/registry.ts). Used by
  * main.ts and by process-level tests.
  */
@@ -27,7 +27,6 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
   // open
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   const { ctx, ...jobs } = createContext(env, { database })
-  await ctx.tools.init()
   // with PostgreSQL, hub messages reach the sockets of every app process on the database
   const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
   // serve
@@ -41,6 +40,9 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     idleTimeout: 60,
   })
   ctx.hub.attach(server)
+  // the tools are looked for once the server answers (running yt-dlp and ffmpeg to read their
+  // versions takes a while on a busy machine); health says `starting` until then
+  await ctx.tools.init()
   // start: the worker runs once the database is open and the hub can reach sockets
   await jobs.start()
   const sweep = setInterval(
