@@ -8,7 +8,9 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => fake.stop())
 
-const get = (path: string, init?: RequestInit) => fetch(`${fake.url}${path}`, init)
+/** A request to the fake; API calls carry its key. */
+const get = (path: string, init?: RequestInit) =>
+  fetch(`${fake.url}${path}${path.startsWith('/youtube/v3/') ? `&key=${fake.apiKey}` : ''}`, init)
 
 describe('fake YouTube', () => {
   test('deterministic: the same seed and anchor give the same data', () => {
@@ -20,6 +22,48 @@ describe('fake YouTube', () => {
 
   test('listens on loopback only', () => {
     expect(new URL(fake.url).hostname).toBe('127.0.0.1')
+  })
+
+  test('channel pages carry the channel in their meta tags, by id and by handle', async () => {
+    const star = fake.channel('@star-lab')
+    for (const path of [`/channel/${star.id}`, '/@star-lab', '/@Star-Lab']) {
+      const html = await (await get(path)).text()
+      expect(html).toContain(`<link rel="canonical" href="https://www.youtube.com/channel/${star.id}">`)
+      expect(html).toContain(`<meta property="og:title" content="Star Lab">`)
+      expect(html).toContain(`<meta property="og:image" content="${fake.url}/channel-art/${star.id}.svg?s=900">`)
+    }
+    expect((await get('/@nobody-here')).status).toBe(404)
+    expect((await get(`/channel/UC${'x'.repeat(22)}`)).status).toBe(404)
+  })
+
+  test('Shorts and streams: the UUSH playlist, liveBroadcastContent and the feed link form', async () => {
+    const star = fake.channel('@star-lab')
+    const shorts = star.uploads.filter((id) => fake.videos.get(id)!.kind === 'short')
+    expect(shorts).toHaveLength(3)
+    const playlist = await (await get(`/youtube/v3/playlistItems?part=contentDetails&playlistId=UUSH${star.id.slice(2)}`)).json()
+    expect(playlist.items.map((i: { contentDetails: { videoId: string } }) => i.contentDetails.videoId)).toEqual(shorts)
+    // a channel without Shorts has no such playlist
+    expect((await get(`/youtube/v3/playlistItems?part=contentDetails&playlistId=UUSH${fake.channel('@tiny-kitchen').id.slice(2)}`)).status).toBe(404)
+    const arcade = fake.channel('@pixel-arcade').uploads
+    const videos = await (await get(`/youtube/v3/videos?part=snippet,contentDetails&id=${arcade.slice(0, 4).join(',')}`)).json()
+    expect(videos.items.map((v: { snippet: { liveBroadcastContent: string } }) => v.snippet.liveBroadcastContent)).toEqual(['none', 'none', 'live', 'upcoming'])
+    const feed = await (await get(`/feeds/videos.xml?channel_id=${star.id}`)).text()
+    expect(feed).toContain(`<link rel="alternate" href="https://www.youtube.com/shorts/${shorts[0]}"/>`)
+    expect(feed).toContain(`<link rel="alternate" href="https://www.youtube.com/watch?v=${star.uploads[0]}"/>`)
+  })
+
+  test('the IFrame Player API stand-in: the script, the embed page and its error codes', async () => {
+    const js = await (await get('/iframe_api')).text()
+    expect(js).toContain('window.YT = { Player: Player, PlayerState: PlayerState')
+    expect(js).toContain('onYouTubeIframeAPIReady')
+    const id = fake.channel('@star-lab').uploads[0]!
+    expect((await get(`/embed/${id}?enablejsapi=1`)).headers.get('content-type')).toContain('text/html')
+    const status = async (v: string) => (await (await get(`/embed/${v}/status`)).json()).error
+    expect(await status(id)).toBeNull()
+    fake.embedErrors.set(id, 150)
+    expect(await status(id)).toBe(150)
+    fake.embedErrors.delete(id)
+    expect(await status('zzzzzzzzzzz')).toBe(100) // removed or never there
   })
 
   test('error bodies like the real API', async () => {

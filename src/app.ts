@@ -116,6 +116,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/youtube', youtubeRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
 
+  // the IFrame Player API's origin serves its script and the player frames it creates
+  const iframeApiOrigin = new URL(env.YOUTUBE_IFRAME_API_URL).origin
   const pageSecurityHeaders = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -123,8 +125,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       // which also covers the fake YouTube's thumbnails in demo/test mode
       imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
       mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
-      frameSrc: ['https://www.youtube.com', 'https://www.youtube-nocookie.com'],
-      scriptSrc: ["'self'", 'https://www.youtube.com', 'https://s.ytimg.com'],
+      frameSrc: [...new Set(['https://www.youtube.com', 'https://www.youtube-nocookie.com', iframeApiOrigin])],
+      scriptSrc: [...new Set(["'self'", 'https://www.youtube.com', 'https://s.ytimg.com', iframeApiOrigin])],
       styleSrc: ["'self'", "'unsafe-inline'"],
       connectSrc: ["'self'", 'ws:', 'wss:'],
       objectSrc: ["'none'"],
@@ -152,6 +154,9 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/metrics', metricsRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
+  // the web player loads the IFrame Player API from here: the configured script, one hop away
+  // (docs/decisions/092)
+  app.get('/iframe_api', (c) => c.redirect(env.YOUTUBE_IFRAME_API_URL, 302))
 
   // web/dist on disk, or the files embedded in the compiled binary
   const web = webFiles(opts.webRoot)

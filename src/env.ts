@@ -93,6 +93,8 @@ const schema = z.object({
    * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
    */
   YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** The IFrame Player API script the web player loads (tests: the fake's stand-in). */
+  YOUTUBE_IFRAME_API_URL: z.url().default('https://www.youtube.com/iframe_api'),
   /** Music jobs one user may have waiting or running at once (429 beyond). */
   MAX_JOBS_PER_USER: z.coerce.number().int().positive().default(50),
   /** Bytes one user's music files (uploads, artwork, MP3s) may take on disk (413 beyond). */

@@ -13,7 +13,7 @@
  *  3. Refreshes 500 channels of the fake YouTube with 5 new videos each and
  *     counts the quota units spent.
  *
- *   bun scripts/bench/feed.ts [--url postgres://...] [--keep] [--explain docs/bench-feed-explain.txt]
+ *   bun scripts/bench/feed.ts [--url postgres://...] [--database tunefeed_bench] [--keep] [--reuse] [--runs 200] [--explain docs/bench-feed-explain.txt]
  *
  * The database is BENCH_DATABASE_URL / --url (default: the test runner's
  * local role, database tunefeed_bench, created and dropped here).
@@ -44,6 +44,8 @@ const { values } = parseArgs({
     'no-quota': { type: 'boolean', default: false },
     explain: { type: 'string', default: 'docs/bench-feed-explain.txt' },
     runs: { type: 'string', default: '200' },
+    /** The seeded database's name (two benchmarks at once need two). */
+    database: { type: 'string', default: 'tunefeed_bench' },
   },
 })
 setLogLevel('warn')
@@ -52,6 +54,8 @@ const RUNS = Number(values.runs)
 const CHANNELS = 5000
 const VIDEOS = 1_000_000
 const CATEGORIES = [1, 2, 10, 15, 17, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29]
+/** One of these ends each title: a `q` of one of them matches 1 video in 50. */
+const TITLE_WORDS = Array.from({ length: 50 }, (_, i) => `topic${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}`)
 
 function dbUrl(name: string) {
   const url = new URL(ADMIN_URL)
@@ -89,19 +93,21 @@ async function seed(sql: postgres.Sql) {
     from generate_series(1, ${CHANNELS}) g`)
   // videos spread over five years; ids, channels and categories spread by multiplicative hashing
   await sql.unsafe(`
-    insert into youtube_videos (id, channel_id, title, description, thumbnail, published_at, category_id, duration)
+    insert into youtube_videos (id, channel_id, title, description, thumbnail, published_at, category_id, duration, kind)
     select lpad(to_hex(g), 11, '0'),
            'UC' || lpad((1 + (g::bigint * 7919) % ${CHANNELS})::text, 22, '0'),
-           'Video number ' || g,
+           'Video number ' || g || ' about ' || (array[${TITLE_WORDS.map((w) => `'${w}'`).join(',')}])[1 + (g / 7) % ${TITLE_WORDS.length}],
            'A description of video ' || g || ' that is a little longer, as descriptions are.',
            'https://example.com/v/' || g || '.jpg',
            timestamptz '2026-01-01' - make_interval(secs => ((g::bigint * 104729) % (5 * 365 * 86400))::double precision),
            (array[${CATEGORIES.join(',')}])[1 + (g::bigint * 31) % ${CATEGORIES.length}],
-           60 + g % 1200
+           60 + g % 1200,
+           -- one in 5 a Short, one in 200 a stream
+           case when g % 5 = 0 then 'short' when g % 200 = 1 then 'live' else 'video' end
     from generate_series(1, ${VIDEOS}) g`)
   await sql.unsafe(`
-    insert into youtube_channel_video_counts (channel_id, category_id, videos)
-    select channel_id, category_id, count(*)::int from youtube_videos group by 1, 2`)
+    insert into youtube_channel_video_counts (channel_id, category_id, kind, videos)
+    select channel_id, category_id, kind, count(*)::int from youtube_videos group by 1, 2, 3`)
   const [user] = await sql`
     insert into users (email, password_hash, verified_at) values ('bench@example.com', '!', now()) returning id`
   const userId = user!.id as string
@@ -137,6 +143,9 @@ const scenarios: { name: string; filter: Omit<VideoFilter, 'page' | 'perPage'>; 
   { name: 'feed, 3 categories', filter: { categories: [10, 20, 27] }, query: '&video_categories=10,20,27' },
   { name: 'liked only', filter: { likedOnly: true }, query: '&liked_only=true' },
   { name: 'queued only', filter: { queuedOnly: true }, query: '&queued_only=true' },
+  { name: 'hide shorts', filter: { hideShorts: true }, query: '&hide_shorts=true' },
+  { name: 'hide watched', filter: { hideWatched: true }, query: '&hide_watched=true' },
+  { name: 'q (1 title in 50)', filter: { q: 'topicc0' }, query: '&q=topicc0' },
 ]
 
 async function startApp(url: string): Promise<{ port: number; stop(): Promise<void> }> {
@@ -321,7 +330,7 @@ async function benchQuota() {
 
 // ---- run --------------------------------------------------------------------------
 
-const name = 'tunefeed_bench'
+const name = values.database
 const url = dbUrl(name)
 let userId: string | undefined
 if (values.reuse) {

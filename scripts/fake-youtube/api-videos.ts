@@ -18,9 +18,12 @@ export function videoSnippet(fake: FakeYoutube, v: FakeVideo) {
 export function playlistItemsList(fake: FakeYoutube, params: URLSearchParams, parts: Set<string>): Response {
   const playlistId = params.get('playlistId')
   if (!playlistId) return apiError(400, 'playlistIdRequired', 'The request does not specify a value for the required <code>playlistId</code> property.', 'youtube.playlistItem')
-  const channel = playlistId.startsWith('UU') ? fake.channels.get(`UC${playlistId.slice(2)}`) : undefined
-  if (!channel) return ERRORS.playlistNotFound()
-  const paged = page(channel.uploads, params, playlistId)
+  // UU + suffix: the uploads; UUSH + suffix: the channel's Shorts (absent when it has none)
+  const shorts = playlistId.startsWith('UUSH')
+  const channel = playlistId.startsWith('UU') ? fake.channels.get(`UC${playlistId.slice(shorts ? 4 : 2)}`) : undefined
+  const uploads = shorts ? channel?.uploads.filter((id) => fake.videos.get(id)!.kind === 'short') : channel?.uploads
+  if (!channel || (shorts && !uploads?.length)) return ERRORS.playlistNotFound()
+  const paged = page(uploads!, params, playlistId)
   if (paged instanceof Response) return paged
   return Response.json({
     kind: 'youtube#playlistItemListResponse',
@@ -69,7 +72,7 @@ export function videosList(fake: FakeYoutube, params: URLSearchParams, parts: Se
               ...videoSnippet(fake, v),
               tags: ['fake'],
               categoryId: String(v.categoryId),
-              liveBroadcastContent: 'none',
+              liveBroadcastContent: v.kind === 'live' || v.kind === 'upcoming' ? v.kind : 'none',
               localized: { title: v.title, description: v.description },
             },
           }
@@ -77,7 +80,8 @@ export function videosList(fake: FakeYoutube, params: URLSearchParams, parts: Se
       ...(parts.has('contentDetails')
         ? {
             contentDetails: {
-              duration: `PT${Math.floor(v.duration / 60) ? `${Math.floor(v.duration / 60)}M` : ''}${v.duration % 60}S`,
+              // on air: P0D, as the API answers for a stream without an end
+              duration: v.kind === 'live' || v.kind === 'upcoming' ? 'P0D' : `PT${Math.floor(v.duration / 60) ? `${Math.floor(v.duration / 60)}M` : ''}${v.duration % 60}S`,
               dimension: '2d',
               definition: 'sd',
               caption: 'false',

@@ -72,10 +72,10 @@ export function page<T>(list: T[], params: URLSearchParams, key: string): Respon
 
 export function api(fake: FakeYoutube, resource: string, params: URLSearchParams): Response {
   fake.calls[resource] = (fake.calls[resource] ?? 0) + 1
-  if (fake.opts.apiKey) {
+  if (fake.apiKey) {
     const key = params.get('key')
     if (!key) return ERRORS.missingKey()
-    if (key !== fake.opts.apiKey) return ERRORS.badKey()
+    if (key !== fake.apiKey) return ERRORS.badKey()
   }
   if (fake.quota !== null && fake.units >= fake.quota) return ERRORS.quotaExceeded()
   if (!['channels', 'playlistItems', 'videos', 'subscriptions', 'videoCategories'].includes(resource)) {

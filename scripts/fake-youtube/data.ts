@@ -22,6 +22,7 @@ export interface FakeVideo {
   publishedAt: Date
   categoryId: number
   duration: number
+  kind: 'video' | 'short' | 'live' | 'upcoming'
 }
 
 /** Length of the served clip; every fake video has this duration. */
@@ -128,6 +129,7 @@ export class FakeData {
       publishedAt,
       categoryId: this.rand() < 0.8 ? category : this.pick(ASSIGNABLE),
       duration: CLIP_SECONDS,
+      kind: 'video',
     }
     this.videos.set(id, video)
     return video
@@ -158,6 +160,12 @@ export class FakeData {
       this.fill(ch, Math.floor(this.rand() * 40), this.pick(ASSIGNABLE), 1 + this.rand() * 10)
       content.push(ch)
     }
+    // a few Shorts and streams on fixed channels (no random draw: the rest of the world stays as it was)
+    const starLab = this.channel('@star-lab').uploads
+    for (const i of [1, 5, 9]) this.videos.get(starLab[i]!)!.kind = 'short'
+    const arcade = this.channel('@pixel-arcade').uploads
+    this.videos.get(arcade[2]!)!.kind = 'live'
+    this.videos.get(arcade[3]!)!.kind = 'upcoming'
     for (const v of VIEWER_CHANNELS) {
       const ch = this.addChannel(v.handle, v.title, 900)
       ch.subscriptions = v.subscribe === null ? null : content.slice(0, v.subscribe).map((c) => c.id)
@@ -172,7 +180,7 @@ export class FakeData {
   }
 
   /** Publishes `count` new uploads on a channel, newest now; returns them newest first. */
-  addUploads(channelId: string, count = 1): FakeVideo[] {
+  addUploads(channelId: string, count = 1, kind: FakeVideo['kind'] = 'video'): FakeVideo[] {
     const channel = this.channels.get(channelId)
     if (!channel) throw new Error(`fake youtube: no channel ${channelId}`)
     const newest = channel.uploads[0] ? this.videos.get(channel.uploads[0])!.publishedAt.getTime() : 0
@@ -181,6 +189,7 @@ export class FakeData {
     for (let i = 0; i < count; i++) {
       const at = new Date(Math.floor((base + (count - i) * 1000) / 1000) * 1000)
       const video = this.makeVideo(channel, at, this.pick(ASSIGNABLE))
+      video.kind = kind
       added.push(video)
     }
     channel.uploads = [...added.map((v) => v.id), ...channel.uploads]

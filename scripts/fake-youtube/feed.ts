@@ -19,7 +19,7 @@ export function feed(fake: FakeYoutube, channelId: string | null): Response {
 <yt:videoId>${id}</yt:videoId>
 <yt:channelId>${channel.id}</yt:channelId>
 <title>${xml(v.title)}</title>
-<link rel="alternate" href="https://www.youtube.com/watch?v=${id}"/>
+<link rel="alternate" href="${v.kind === 'short' ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`}"/>
 <author>
  <name>${xml(channel.title)}</name>
  <uri>${link}</uri>

@@ -1,5 +1,7 @@
 import { FakeData, type FakeDataOptions } from './data.ts'
 import { api } from './api.ts'
+import { channelPage } from './channel-page.ts'
+import { embedPage, embedStatus, iframeApi } from './iframe-api.ts'
 import { control } from './control.ts'
 import { feed } from './feed.ts'
 import { ensureClip, media } from './media.ts'
@@ -13,7 +15,10 @@ import { svg } from './thumbnails.ts'
 export interface FakeYoutubeOptions extends FakeDataOptions {
   port?: number
   hostname?: string
-  /** When set, every API call must carry `key=<apiKey>`. */
+  /**
+   * Every API call must carry `key=<apiKey>` (default `fake-api-key`, handed to the app
+   * in `env`); `''` for a keyless world: the app then works from feeds and channel pages.
+   */
   apiKey?: string
   /** Units after which the API answers 403 quotaExceeded (default: never). */
   quota?: number
@@ -30,6 +35,12 @@ export class FakeYoutube extends FakeData {
   /** Calls per endpoint, including refused ones. */
   calls: Record<string, number> = {}
   feedRequests = 0
+  /** Channel pages served (the keyless lookups). */
+  pageRequests = 0
+  iframeApiRequests = 0
+  embedRequests = 0
+  /** Videos whose owner disabled embedding: the embed answers this error (101 or 150). */
+  embedErrors = new Map<string, 101 | 150>()
   /** Units after which calls answer 403 quotaExceeded; null for no limit. */
   quota: number | null
   /** While true, every feed answers 500 (the client must fall back to the API). */
@@ -62,6 +73,9 @@ export class FakeYoutube extends FakeData {
     this.units = 0
     this.calls = {}
     this.feedRequests = 0
+    this.pageRequests = 0
+    this.iframeApiRequests = 0
+    this.embedRequests = 0
   }
 
   /** Counters to zero, no pending failures, no quota limit, feeds up. */
@@ -71,6 +85,7 @@ export class FakeYoutube extends FakeData {
     this.quota = this.opts.quota ?? null
     this.feedDown = false
     this.latencyMs = 0
+    this.embedErrors.clear()
     this.held?.release()
   }
 
@@ -95,11 +110,18 @@ export class FakeYoutube extends FakeData {
     if (!this.server) throw new Error('fake youtube: not started')
     return `http://${this.server.hostname === '::1' ? '[::1]' : this.server.hostname}:${this.server.port}`
   }
+  get apiKey(): string {
+    return this.opts.apiKey ?? 'fake-api-key'
+  }
   get apiUrl() {
     return `${this.url}/youtube/v3`
   }
   get feedUrl() {
     return this.url
+  }
+  /** The IFrame Player API stand-in (the app's YOUTUBE_IFRAME_API_URL). */
+  get iframeApiUrl() {
+    return `${this.url}/iframe_api`
   }
   get mediaUrl() {
     return `${this.url}/media`
@@ -110,7 +132,8 @@ export class FakeYoutube extends FakeData {
       YOUTUBE_API_URL: this.apiUrl,
       YOUTUBE_FEED_URL: this.feedUrl,
       YOUTUBE_MEDIA_URL: this.mediaUrl,
-      ...(this.opts.apiKey ? { YOUTUBE_API_KEY: this.opts.apiKey } : {}),
+      YOUTUBE_IFRAME_API_URL: this.iframeApiUrl,
+      ...(this.apiKey ? { YOUTUBE_API_KEY: this.apiKey } : {}),
     }
   }
 
@@ -136,7 +159,14 @@ export class FakeYoutube extends FakeData {
     if (this.held?.match(path)) await this.held.wait
     if (path.startsWith('/youtube/v3/')) return api(this, path.slice('/youtube/v3/'.length), url.searchParams)
     if (path === '/feeds/videos.xml') return feed(this, url.searchParams.get('channel_id'))
-    let m = /^\/media\/([\w-]{11})\.webm$/.exec(path)
+    if (path === '/iframe_api') return iframeApi(this)
+    let m = /^\/embed\/([\w-]{11})\/status$/.exec(path)
+    if (m) return embedStatus(this, m[1]!)
+    // the player page; its script reads the video id from the path
+    if (/^\/embed\/[\w-]{0,11}$/.test(path)) return embedPage(this)
+    m = /^\/(?:channel\/(UC[\w-]{22})|(@[\w.%-]+))$/.exec(path)
+    if (m) return channelPage(this, m[1] ?? m[2]!)
+    m = /^\/media\/([\w-]{11})\.webm$/.exec(path)
     if (m) return media(this, m[1]!, req)
     m = /^\/vi\/([\w-]{11})\/\w+\.svg$/.exec(path)
     if (m) return svg(this.videos.get(m[1]!)?.title, m[1]!)

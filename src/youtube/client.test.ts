@@ -3,7 +3,8 @@ import { startFakeYoutube, type FakeYoutube } from '../../scripts/fake-youtube.t
 import type { Database } from '../db/client.ts'
 import { createTestDatabase } from '../../tests/support/db.ts'
 import { startTestFake } from '../../tests/support/youtube.ts'
-import { YoutubeApiError, createYoutubeClient, parseDuration, parseFeed } from './client.ts'
+import { YoutubeApiError, createYoutubeClient, parseDuration } from './client.ts'
+import { parseFeed } from './public-pages.ts'
 import { QuotaExhausted, quotaDay, quotaResetAt, quotaStatus } from './quota.ts'
 import { youtubeQuotaDays } from './tables.ts'
 
@@ -26,7 +27,7 @@ const client = (opts: { budget?: number; apiUrl?: string; apiKey?: string } = {}
   createYoutubeClient({
     apiUrl: opts.apiUrl ?? fake.apiUrl,
     feedUrl: fake.feedUrl,
-    apiKey: opts.apiKey ?? '',
+    apiKey: opts.apiKey ?? fake.apiKey,
     db: database.db,
     budget: opts.budget ?? 10_000,
     retryBaseMs: 1,
@@ -197,8 +198,12 @@ describe('pure helpers', () => {
   })
 
   test('feeds: entries, escapes, and refusal of what is not a feed', () => {
-    const xml = `<feed><entry><yt:videoId>abcdefghijk</yt:videoId><title>a &amp; b</title><published>2026-01-01T00:00:00+00:00</published></entry></feed>`
-    expect(parseFeed(xml)).toEqual([{ videoId: 'abcdefghijk', publishedAt: new Date('2026-01-01T00:00:00Z') }])
+    const xml = `<feed><entry><yt:videoId>abcdefghijk</yt:videoId><title>a &amp; b</title><published>2026-01-01T00:00:00+00:00</published></entry>
+<entry><yt:videoId>bcdefghijkl</yt:videoId><yt:channelId>UCaaaaaaaaaaaaaaaaaaaaaa</yt:channelId><title>short</title><link rel="alternate" href="https://www.youtube.com/shorts/bcdefghijkl"/><published>2026-01-02T00:00:00+00:00</published></entry></feed>`
+    expect(parseFeed(xml)).toEqual([
+      { videoId: 'abcdefghijk', publishedAt: new Date('2026-01-01T00:00:00Z'), channelId: '', title: 'a & b', description: '', thumbnail: '', short: false },
+      { videoId: 'bcdefghijkl', publishedAt: new Date('2026-01-02T00:00:00Z'), channelId: 'UCaaaaaaaaaaaaaaaaaaaaaa', title: 'short', description: '', thumbnail: '', short: true },
+    ])
     expect(() => parseFeed('<html>Not Found</html>')).toThrow()
   })
 

@@ -1,6 +1,8 @@
 import type { Db } from '../db/client.ts'
 import { log } from '../lib/logger.ts'
+import { parseChannelPage, parseFeed, type FeedEntry } from './public-pages.ts'
 import { QuotaExhausted, markExhausted, quotaResetAt, refundUnits, reserveUnits } from './quota.ts'
+import type { VideoKind } from './tables.ts'
 
 /**
  * Typed client for the YouTube Data API v3 and the channels' public Atom
@@ -26,6 +28,7 @@ export interface ApiVideo {
   publishedAt: Date
   categoryId: number
   duration: number
+  kind: VideoKind
 }
 
 export interface PlaylistPage {
@@ -36,11 +39,6 @@ export interface PlaylistPage {
 export interface SubscriptionPage {
   items: { channelId: string; title: string; thumbnail: string }[]
   nextPageToken: string | null
-}
-
-export interface FeedEntry {
-  videoId: string
-  publishedAt: Date
 }
 
 /** The API answered with an error other than quota (404 playlistNotFound, 403 subscriptionForbidden, ...). */
@@ -118,6 +116,8 @@ function toVideo(item: Json): ApiVideo | null {
     publishedAt,
     categoryId: Number.parseInt(s.categoryId, 10) || 0,
     duration: parseDuration(item.contentDetails?.duration),
+    // Shorts are told apart by the channel's Shorts playlist, in the refresh
+    kind: s.liveBroadcastContent === 'live' ? 'live' : s.liveBroadcastContent === 'upcoming' ? 'upcoming' : 'video',
   }
 }
 
@@ -135,27 +135,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       reject(signal.reason)
     })
   })
-
-const decode = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&')
-
-/** The entries of a channel's Atom feed, newest first as the feed lists them. */
-export function parseFeed(xml: string): FeedEntry[] {
-  if (!/<feed[\s>]/.test(xml)) throw new Error('not an Atom feed')
-  const entries: FeedEntry[] = []
-  for (const [, body] of xml.matchAll(/<entry>([\s\S]*?)<\/entry>/g)) {
-    const id = /<yt:videoId>([^<]+)<\/yt:videoId>/.exec(body!)?.[1]
-    const published = /<published>([^<]+)<\/published>/.exec(body!)?.[1]
-    const publishedAt = published ? new Date(decode(published)) : null
-    if (id && publishedAt && !Number.isNaN(publishedAt.getTime())) entries.push({ videoId: decode(id).trim(), publishedAt })
-  }
-  return entries
-}
 
 export function createYoutubeClient(opts: YoutubeClientOptions) {
   const apiUrl = opts.apiUrl.replace(/\/+$/, '')
@@ -221,13 +200,19 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
   }
 
   return {
-    /** channels.list by id, 50 ids per unit; unknown ids are simply absent. */
+    /** channels.list by id, 50 ids per unit; unknown ids are simply absent. Without a key: their public pages, 4 at a time. */
     async channelsById(ids: string[]): Promise<ApiChannel[]> {
-      return byIds('channels', ids, toChannel)
+      if (opts.apiKey) return byIds('channels', ids, toChannel)
+      const out: ApiChannel[] = []
+      for (const batch of chunks([...new Set(ids)], 4)) {
+        for (const c of await Promise.all(batch.map((id) => this.channelPage(id)))) if (c?.id && batch.includes(c.id)) out.push(c)
+      }
+      return out
     },
 
-    /** channels.list with forHandle; null when no channel has it. */
+    /** channels.list with forHandle; null when no channel has it. Without a key: its public page. */
     async channelByHandle(handle: string): Promise<ApiChannel | null> {
+      if (!opts.apiKey) return this.channelPage(handle.startsWith('@') ? handle : `@${handle}`)
       const body = await call('channels', {
         part: 'snippet,contentDetails',
         forHandle: handle.startsWith('@') ? handle : `@${handle}`,
@@ -296,12 +281,27 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
 
     /** The channel's public Atom feed (latest 15 uploads); free of quota. Throws on any failure. */
     async feed(channelId: string): Promise<FeedEntry[]> {
-      const url = `${feedUrl}/feeds/videos.xml?channel_id=${encodeURIComponent(channelId)}`
-      const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
-      const res = await fetch(url, { signal })
-      if (!res.ok) throw new Error(`feed answered ${res.status}`)
-      return parseFeed(await res.text())
+      return parseFeed(await publicPage(`/feeds/videos.xml?channel_id=${encodeURIComponent(channelId)}`))
     },
+
+    /** A channel from its public page (`UC...` id or `@handle`); free of quota; null when there is none. */
+    async channelPage(ref: string): Promise<ApiChannel | null> {
+      const path = ref.startsWith('@') ? `/${encodeURIComponent(ref).replace('%40', '@')}` : `/channel/${encodeURIComponent(ref)}`
+      try {
+        return parseChannelPage(await publicPage(path))
+      } catch (err) {
+        if (err instanceof YoutubeApiError && err.status === 404) return null
+        throw err
+      }
+    },
+  }
+
+  /** A page under the feed base (no key, no quota); throws on any answer but 200. */
+  async function publicPage(path: string): Promise<string> {
+    const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
+    const res = await fetch(`${feedUrl}${path}`, { signal })
+    if (!res.ok) throw new YoutubeApiError(res.status, 'publicPage', `${path.split('?')[0]} answered ${res.status}`)
+    return res.text()
   }
 }
 
@@ -326,4 +326,12 @@ export interface YoutubeEnv {
   YOUTUBE_API_KEY: string
   YOUTUBE_DAILY_QUOTA: number
   YOUTUBE_RETRY_BASE_MS: number
+}
+
+/**
+ * `api` with a YouTube API key; `feed` without one: channels come from their
+ * public pages and videos from their Atom feeds, spending no quota (docs/decisions/091).
+ */
+export function youtubeMode(env: Pick<YoutubeEnv, 'YOUTUBE_API_KEY'>): 'api' | 'feed' {
+  return env.YOUTUBE_API_KEY ? 'api' : 'feed'
 }

@@ -1,3 +1,4 @@
+import { youtubeMode } from './client.ts'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
@@ -107,6 +108,8 @@ export const syncSubscriptionsPayload = z.object({ userId: z.uuid().optional() }
 
 /** One user's sync, or every user with a channel (stopping at the quota). */
 export async function syncAllSubscriptions(ctx: Ctx, p: { userId?: string }, signal?: AbortSignal) {
+  // a channel's public subscriptions are only in the API: nothing to sync without a key
+  if (youtubeMode(ctx.env) === 'feed') return []
   const userIds = p.userId ? [p.userId] : await usersWithChannel(ctx.db)
   const results = []
   for (const userId of userIds) {

@@ -75,9 +75,9 @@ describe('channel refresh: quota accounting', () => {
     const motors = fake.channel('@retro-motors')
     const { channel } = await follow(t, '@retro-motors')
     await t.jobs.drain()
-    // 1 (handle) + 2 pages of 50 + 2 videos.list (60 = 50 + 10)
+    // 1 (handle) + 2 pages of 50 + 2 videos.list (60 = 50 + 10) + 1 Shorts playlist
     expect(await videoCount(t, channel.id)).toBe(60)
-    expect(await ledgerUnits(t)).toBe(1 + 2 + 2)
+    expect(await ledgerUnits(t)).toBe(1 + 2 + 2 + 1)
 
     const before = await ledgerUnits(t)
     expect(await refreshChannel(t.ctx, { channelId: channel.id })).toEqual({ status: 'done', added: 0, via: 'api' })
@@ -86,7 +86,7 @@ describe('channel refresh: quota accounting', () => {
     fake.addUploads(motors.id, 60)
     const mid = await ledgerUnits(t)
     expect(await refreshChannel(t.ctx, { channelId: channel.id })).toEqual({ status: 'done', added: 60, via: 'api' })
-    expect((await ledgerUnits(t)) - mid).toBe(4)
+    expect((await ledgerUnits(t)) - mid).toBe(4 + 1)
     expect(await videoCount(t, channel.id)).toBe(120)
   })
 
@@ -95,14 +95,14 @@ describe('channel refresh: quota accounting', () => {
     const { channel } = await follow(t, '@pixel-arcade')
     fake.feedDown = true
     await t.jobs.drain()
-    // first refresh of 30 uploads through the API: 1 page + 1 videos.list
+    // first refresh of 30 uploads through the API: 1 page + 1 videos.list + 1 Shorts playlist
     expect(await videoCount(t, channel.id)).toBe(30)
-    expect(await ledgerUnits(t)).toBe(1 + 1 + 1)
+    expect(await ledgerUnits(t)).toBe(1 + 1 + 1 + 1)
     fake.feedDown = false
     // 20 new: the feed's 15 are all unknown, so the playlist is paged until a known one
     fake.addUploads(channel.id, 20)
     expect(await refreshChannel(t.ctx, { channelId: channel.id })).toEqual({ status: 'done', added: 20, via: 'api' })
-    expect(await ledgerUnits(t)).toBe(3 + 1 + 1)
+    expect(await ledgerUnits(t)).toBe(4 + 1 + 1 + 1)
   })
 
   test('a first refresh reaches back YOUTUBE_BACKFILL_VIDEOS; date_after reaches further, fetching only unknown ones', async () => {
@@ -111,8 +111,8 @@ describe('channel refresh: quota accounting', () => {
     const { channel } = await follow(t, '@lofi-garden')
     await t.jobs.drain()
     expect(await videoCount(t, channel.id)).toBe(120)
-    // 1 handle + 3 pages (120 of 260) + 3 videos.list (50, 50, 20)
-    expect(await ledgerUnits(t)).toBe(7)
+    // 1 handle + 3 pages (120 of 260) + 3 videos.list (50, 50, 20) + 1 Shorts playlist
+    expect(await ledgerUnits(t)).toBe(8)
 
     const oldest = fake.videos.get(garden.uploads[199]!)!.publishedAt
     const day = new Date(Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth(), oldest.getUTCDate()))
@@ -215,18 +215,18 @@ describe('channel refresh: updating, crashes and concurrency', () => {
 describe('quota exhaustion', () => {
   test('mid-way through all channels: stops cleanly, records the cause, resumes after the reset', async () => {
     const t = await app({ YOUTUBE_USE_FEED: 'false' })
-    // three channels of 2 units each (a playlist page, a videos.list) with the feed off
+    // three channels of 3 units each (a playlist page, a videos.list, the Shorts playlist) with the feed off
     const handles = ['@tiny-kitchen', '@star-lab', '@pixel-arcade']
     const { client } = await quickUser(t)
     for (const h of handles) expect((await client.put(`/api/youtube/subscriptions/user?channel_id=${h}`)).status).toBe(200)
     t.jobs.waiting = []
-    // 3 units went on the handles; allow 5 more: two channels, then the third stops between its page and its details
-    fake.quota = fake.units + 5
+    // 3 units went on the handles; allow 7 more: two channels, then the third stops between its page and its details
+    fake.quota = fake.units + 7
     const run = await refreshAllChannels({ ...t.ctx, jobs: undefined as never }, {})
     expect(run.stopped).toBe('YouTube answered quotaExceeded.')
     expect(run.outcomes.map((o) => o.status)).toEqual(['done', 'done', 'quota'])
     const status = await quotaStatus(t.ctx.db, 10_000)
-    expect(status).toMatchObject({ units: 8, exhausted: true, cause: 'YouTube answered quotaExceeded.' })
+    expect(status).toMatchObject({ units: 10, exhausted: true, cause: 'YouTube answered quotaExceeded.' })
     const third = (await t.ctx.db.select().from(youtubeChannels)).find((c) => c.refreshError)!
     expect(third.refreshError).toMatch(/quota/)
     expect(third.refreshStartedAt).toBeNull()

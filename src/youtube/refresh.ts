@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { topics } from '../ws/hub.ts'
-import { YoutubeApiError, youtubeClientFor, type YoutubeClient } from './client.ts'
+import { YoutubeApiError, youtubeClientFor, youtubeMode, type ApiVideo, type YoutubeClient } from './client.ts'
+import { feedVideo, type FeedEntry } from './public-pages.ts'
 import { QuotaExhausted } from './quota.ts'
 import { followers, getChannel, upsertChannels } from './queries/channels.ts'
 import { claimRefresh, heartbeatRefresh, releaseRefresh, resetRefreshes } from './queries/refresh-lease.ts'
@@ -48,13 +49,20 @@ async function newUploadIds(
   client: YoutubeClient,
   channel: { id: string; uploadsPlaylistId: string | null; refreshedAt: Date | null },
   dateAfter: Date | undefined,
-): Promise<{ ids: string[]; via: 'feed' | 'api' }> {
+): Promise<{ ids: string[]; via: 'feed' | 'api'; entries?: FeedEntry[] }> {
+  if (youtubeMode(ctx.env) === 'feed') {
+    // without a key the feed is all there is: its latest 15, then each new one
+    const entries = await client.feed(channel.id)
+    const known = await knownVideoIds(ctx.db, entries.map((e) => e.videoId))
+    const fresh = entries.filter((e) => !known.has(e.videoId) && (!dateAfter || e.publishedAt >= dateAfter))
+    return { ids: fresh.map((e) => e.videoId), via: 'feed', entries }
+  }
   if (ctx.env.YOUTUBE_USE_FEED && !dateAfter) {
     try {
       const entries = await client.feed(channel.id)
       const known = await knownVideoIds(ctx.db, entries.map((e) => e.videoId))
       const unknown = entries.filter((e) => !known.has(e.videoId)).map((e) => e.videoId)
-      if (entries.length < FEED_SIZE || unknown.length < entries.length) return { ids: unknown, via: 'feed' }
+      if (entries.length < FEED_SIZE || unknown.length < entries.length) return { ids: unknown, via: 'feed', entries }
     } catch (err) {
       log.warn('youtube feed failed, using the API', { channelId: channel.id, ...errorFields(err) })
     }
@@ -99,6 +107,32 @@ async function newUploadIds(
 }
 
 /**
+ * The new uploads' details, each with its kind. Without a key: from the feed
+ * alone. With one: videos.list (live and upcoming from `liveBroadcastContent`),
+ * Shorts from the feed's link form when the ids came from the feed, else from
+ * the first page of the channel's Shorts playlist (`UUSH` + the id's suffix):
+ * one call per refresh that found something, not one per video.
+ */
+async function newVideos(ctx: YoutubeCtx, client: YoutubeClient, channelId: string, ids: string[], entries?: FeedEntry[]): Promise<ApiVideo[]> {
+  if (ids.length === 0) return []
+  const wanted = new Set(ids)
+  if (youtubeMode(ctx.env) === 'feed') return (entries ?? []).filter((e) => wanted.has(e.videoId)).map((e) => feedVideo(e, channelId))
+  const videos = (await client.videos(ids)).filter((v) => v.channelId === channelId)
+  let shorts: Set<string>
+  if (entries) shorts = new Set(entries.filter((e) => e.short).map((e) => e.videoId))
+  else {
+    try {
+      shorts = new Set((await client.playlistItems(`UUSH${channelId.slice(2)}`)).items.map((i) => i.videoId))
+    } catch (err) {
+      // a channel without Shorts has no such playlist
+      if (!(err instanceof YoutubeApiError && err.status === 404)) throw err
+      shorts = new Set()
+    }
+  }
+  return videos.map((v) => (v.kind === 'video' && shorts.has(v.id) ? { ...v, kind: 'short' } : v))
+}
+
+/**
  * Fetches a channel's new uploads. `updating` is true exactly while this
  * runs (an atomic claim: a second refresh of the same channel answers
  * `busy`); the new videos are written in one transaction at the end, so a
@@ -129,8 +163,8 @@ export async function refreshChannel(
   }, HEARTBEAT_MS)
   let error: string | null = null
   try {
-    const { ids, via } = await newUploadIds(ctx, client, channel, input.dateAfter)
-    const videos = (await client.videos(ids)).filter((v) => v.channelId === channel.id)
+    const { ids, via, entries } = await newUploadIds(ctx, client, channel, input.dateAfter)
+    const videos = await newVideos(ctx, client, channel.id, ids, entries)
     const added = await ctx.db.transaction(async (tx) => {
       const n = await insertVideos(tx, videos)
       await tx
@@ -156,8 +190,10 @@ export async function refreshChannel(
   }
 }
 
-/** Reloads the category names (1 unit). */
+/** Reloads the category names (1 unit); nothing without a key. */
 export async function refreshCategories(ctx: YoutubeCtx, opts: { signal?: AbortSignal } = {}): Promise<number> {
+  // without a key there are no categories: the feed does not name them
+  if (youtubeMode(ctx.env) === 'feed') return 0
   const categories = await youtubeClientFor(ctx, opts.signal).videoCategories('US')
   await upsertCategories(ctx.db, categories)
   return categories.length

@@ -237,6 +237,7 @@ describe('videos', () => {
       description: source.description,
       publishedAt: source.publishedAt.toISOString(),
       duration: 30,
+      kind: 'video',
       category: { id: source.categoryId, name: expect.any(String) },
       channel: { id: source.channelId, title: fake.channels.get(source.channelId)!.title, thumbnail: expect.any(String) },
       liked: null,

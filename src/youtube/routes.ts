@@ -9,7 +9,7 @@ import { idParam } from '../lib/fields.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { listenRoute } from '../ws/listen.ts'
-import { youtubeClientFor, type YoutubeClient } from './client.ts'
+import { youtubeClientFor, youtubeMode, type YoutubeClient } from './client.ts'
 import { channelRefFrom } from './import.ts'
 import { enqueueChannelRefresh, syncSubscriptionsJob } from './jobs.ts'
 import { provider } from './provider.ts'
@@ -140,6 +140,7 @@ export function youtubeRoutes(ctx: AppContext) {
       })
       .post('/channels/user', valid('json', userChannelBody), async (c) => {
         const user = currentUser(c)
+        if (youtubeMode(env) === 'feed') fail(400, 'Needs a YouTube API key.')
         const input = c.req.valid('json').channel_id
         const current = await getUserChannel(db, user.id)
         // the 24-hour rule is checked before any API call: a refused change costs no quota
@@ -175,6 +176,10 @@ export function youtubeRoutes(ctx: AppContext) {
             channelId: q.channel_id,
             likedOnly: q.liked_only,
             queuedOnly: q.queued_only,
+            hideWatched: q.hide_watched,
+            hideShorts: q.hide_shorts,
+            hideLive: q.hide_live,
+            q: q.q,
           },
           media,
         )

@@ -31,6 +31,10 @@ export const videoListQuery = z.object({
   channel_id: printable(z.string()).max(64, 'is too long').optional(),
   liked_only: flag,
   queued_only: flag,
+  hide_watched: flag,
+  hide_shorts: flag,
+  hide_live: flag,
+  q: z.string().max(200, 'is too long').optional(),
 })
 
 export const channelRefQuery = z.object({

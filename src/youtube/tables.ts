@@ -2,6 +2,10 @@ import { sql } from 'drizzle-orm'
 import { boolean, date, index, integer, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../auth/tables.ts'
 
+/** What a video is: an upload, a Short, a stream on air, or a stream announced. */
+export const VIDEO_KINDS = ['video', 'short', 'live', 'upcoming'] as const
+export type VideoKind = (typeof VIDEO_KINDS)[number]
+
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 // the foreign keys most tables share; a row goes with the user, channel or video it belongs to
 const userRef = () => uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' })
@@ -90,6 +94,8 @@ export const youtubeVideos = pgTable(
     categoryId: integer('category_id').notNull(),
     /** Seconds, from contentDetails.duration; 0 for live streams. */
     duration: integer('duration').notNull().default(0),
+    /** `video`, `short`, `live` or `upcoming`, as known when the video was stored (docs/decisions/090). */
+    kind: text('kind', { enum: VIDEO_KINDS }).notNull().default('video'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   // ascending indexes read backwards serve `order by published_at desc, id desc`
@@ -98,10 +104,12 @@ export const youtubeVideos = pgTable(
     // the feed: a user's channels, newest first, with a stable tie-break
     index('youtube_videos_channel_published_idx').on(t.channelId, t.publishedAt, t.id),
     // the feed without a channel filter, read backwards: channel and category are in the
-    // index so that filtering on them needs no heap visit (liked/queued lists start from the marks)
-    index('youtube_videos_published_channel_idx').on(t.publishedAt, t.id, t.channelId, t.categoryId),
+    // index (and kind, for hide_shorts/hide_live) so that filtering on them needs no heap visit (liked/queued lists start from the marks)
+    index('youtube_videos_published_channel_idx').on(t.publishedAt, t.id, t.channelId, t.categoryId, t.kind),
     // related videos: same category, newest first
     index('youtube_videos_category_published_idx').on(t.categoryId, t.publishedAt, t.id),
+    // `q`: title words, full text with the 'simple' configuration (no extension: PGlite and PostgreSQL 15 alike)
+    index('youtube_videos_title_search_idx').using('gin', sql`to_tsvector('simple', ${t.title})`),
   ],
 )
 
@@ -115,9 +123,10 @@ export const youtubeChannelVideoCounts = pgTable(
   {
     channelId: channelRef(),
     categoryId: integer('category_id').notNull(),
+    kind: text('kind', { enum: VIDEO_KINDS }).notNull().default('video'),
     videos: integer('videos').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.categoryId] })],
+  (t) => [primaryKey({ columns: [t.channelId, t.categoryId, t.kind] })],
 )
 
 /** Per-user marks on a video: one row per (user, video), the first time kept. */

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
-import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
+import { type FakeYoutube, type FakeYoutubeOptions, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { CHROMIUM_PATH } from './browser.ts'
-import { REPO_ROOT, run, type ServerProcess, startServerProcess } from './server-process.ts'
+import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from './e2e.ts'
+import { type ServerProcess, startServerProcess } from './server-process.ts'
 import { ensureWebBuild } from './web-build.ts'
 
 // The video area end to end (tests/e2e/videos-*.test.ts): the built web app in
@@ -15,7 +14,6 @@ import { ensureWebBuild } from './web-build.ts'
 // loopback. Each test file calls setUpVideoArea() once and gets its own fake,
 // server, data folder and signed-in page (the bindings below).
 
-export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 const EMAIL = 'videos-e2e@example.com'
 const PASSWORD = 'videos-e2e-password'
 export const DESKTOP = { width: 1280, height: 800 }
@@ -27,54 +25,39 @@ export let browser: Browser
 export let context: BrowserContext
 export let page: Page
 export let workDir: string
-let dataDir: string
-export const pageErrors: string[] = []
-export const consoleProblems: string[] = []
+/** Uncaught errors and console errors of `page` (see openLoggedInPage). */
+export let pageErrors: string[] = []
+export let consoleProblems: string[] = []
 /** Timings for the closing note (printed at the end). */
 export const perf: Record<string, unknown> = {}
 
 /** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
-export function setUpVideoArea() {
+export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean } = {}) {
+  let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
-    // one process runs several files: each starts clean
-    pageErrors.length = 0
-    consoleProblems.length = 0
     for (const key of Object.keys(perf)) delete perf[key]
-    mkdirSync(SCREENSHOTS, { recursive: true })
-    dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-videos-e2e-'))
-    workDir = mkdtempSync(join(tmpdir(), 'tunefeed-videos-e2e-files-'))
-    ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true }), ensureWebBuild()])
+    folders = e2eFolders('videos-e2e')
+    workDir = folders.workDir
+    const dataDir = folders.dataDir
+    ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true, ...opts.fake }), ensureWebBuild()])
 
-    // a verified account, made on the data folder before the server holds its lock
-    const created = await run([process.execPath, 'scripts/admin.ts', 'create-user', EMAIL, PASSWORD], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, 120_000)
-    if (created.code !== 0) throw new Error(`create-user failed: ${created.stdout}\n${created.stderr}`)
+    await createUser(dataDir, EMAIL, PASSWORD)
     // the category names (the scheduler does this daily; the 'Categories' filter shows once they exist)
-    const categories = await run([process.execPath, 'scripts/admin.ts', 'youtube-refresh-categories'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...fake.env }, 120_000)
-    if (categories.code !== 0) throw new Error(`youtube-refresh-categories failed: ${categories.stdout}\n${categories.stderr}`)
+    await adminCommand(['youtube-refresh-categories'], { DATA_DIR: dataDir, ...fake.env })
 
+    // without direct media (production-like) videos play through the IFrame Player API stand-in
+    const { YOUTUBE_MEDIA_URL, ...youtubeEnv } = fake.env
+    const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }) }
     ;[server, browser] = await Promise.all([
-      startServerProcess({ DATA_DIR: dataDir, ...fake.env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
+      startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
       chromium.launch({
         executablePath: CHROMIUM_PATH,
         args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
         headless: true,
       }),
     ])
-    context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP })
-    page = await context.newPage()
-    page.on('pageerror', (err) => pageErrors.push(err.message))
-    page.on('console', (msg) => {
-      // 4xx answers the page expects (an unknown handle, a missing user channel) are logged as resource errors
-      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) consoleProblems.push(msg.text())
-    })
-    // never let the page reach past loopback (the YouTube IFrame API, fonts, anything)
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/]|\[::1\])/, (route) => route.abort())
-
-    await page.goto('/login')
-    await page.getByLabel('Email').fill(EMAIL)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Submit' }).click()
-    await page.waitForURL((url) => url.pathname === '/music/downloader')
+    const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
+    ;({ context, page, pageErrors, consoleProblems } = watched)
   }, 240_000)
 
   afterAll(async () => {
@@ -83,7 +66,7 @@ export function setUpVideoArea() {
     await browser?.close()
     await server?.stop()
     await fake?.stop()
-    for (const dir of [dataDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true })
+    folders?.remove()
   })
 }
 

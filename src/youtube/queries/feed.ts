@@ -10,6 +10,8 @@ import {
   youtubeVideoCategories,
   youtubeVideos,
   youtubeWatches,
+  VIDEO_KINDS,
+  type VideoKind,
 } from '../tables.ts'
 
 // Reading videos: the feed, one video, related videos, as the API's JSON.
@@ -20,8 +22,9 @@ export interface VideoJson {
   thumbnail: string
   description: string
   publishedAt: string
-  /** Seconds. */
-  duration: number
+  /** Seconds; null when unknown (a video read from a feed without a key) or on air. */
+  duration: number | null
+  kind: VideoKind
   category: { id: number; name: string }
   channel: { id: string; title: string; thumbnail: string }
   liked: string | null
@@ -46,6 +49,7 @@ function videoColumns(userId: string) {
     description: youtubeVideos.description,
     publishedAt: youtubeVideos.publishedAt,
     duration: youtubeVideos.duration,
+    kind: youtubeVideos.kind,
     categoryId: youtubeVideos.categoryId,
     categoryName: sql<string | null>`(select ${youtubeVideoCategories.name} from ${youtubeVideoCategories} where ${youtubeVideoCategories.id} = ${youtubeVideos.categoryId})`,
     channelId: youtubeChannels.id,
@@ -64,6 +68,7 @@ type VideoRow = {
   description: string
   publishedAt: Date
   duration: number
+  kind: VideoKind
   categoryId: number
   categoryName: string | null
   channelId: string
@@ -81,7 +86,8 @@ export function toVideoJson(row: VideoRow, mediaUrl?: string): VideoJson {
     thumbnail: row.thumbnail,
     description: row.description,
     publishedAt: row.publishedAt.toISOString(),
-    duration: row.duration,
+    duration: row.duration || null,
+    kind: row.kind,
     category: { id: row.categoryId, name: row.categoryName ?? fallbackCategoryName(row.categoryId) },
     channel: { id: row.channelId, title: row.channelTitle, thumbnail: row.channelThumbnail },
     liked: row.liked?.toISOString() ?? null,
@@ -116,7 +122,27 @@ export interface VideoFilter {
   channelId?: string
   likedOnly?: boolean
   queuedOnly?: boolean
+  hideWatched?: boolean
+  hideShorts?: boolean
+  hideLive?: boolean
+  /** Words of the title (each matched as a word prefix). */
+  q?: string
 }
+
+/** `q` as a tsquery of word prefixes ('simple' configuration, as the index); null when it has no word. */
+export function titleQuery(q: string | undefined): string | null {
+  const words = (q ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 10)
+  return words?.length ? words.map((w) => `'${w}':*`).join(' & ') : null
+}
+
+/** The kinds left in the list by hide_shorts / hide_live; null when none is hidden. */
+function shownKinds(f: VideoFilter): VideoKind[] | null {
+  if (!f.hideShorts && !f.hideLive) return null
+  return VIDEO_KINDS.filter((k) => !(f.hideShorts && k === 'short') && !(f.hideLive && (k === 'live' || k === 'upcoming')))
+}
+
+const notWatched = (userId: string) =>
+  sql`not exists (select 1 from ${youtubeWatches} where ${youtubeWatches.userId} = ${userId} and ${youtubeWatches.videoId} = ${youtubeVideos.id})`
 
 /**
  * The feed's two queries (a page of rows, the total count), unexecuted so the
@@ -130,32 +156,45 @@ export interface VideoFilter {
  */
 export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
   const marked = f.likedOnly || f.queuedOnly
-  const where: SQL[] = []
-  if (f.categories?.length) where.push(inArray(youtubeVideos.categoryId, f.categories))
+  const kinds = shownKinds(f)
+  const words = titleQuery(f.q)
+  // what a video itself must be (category, kind, title), apart from whose it is and the user's marks
+  const own: SQL[] = []
+  if (f.categories?.length) own.push(inArray(youtubeVideos.categoryId, f.categories))
+  if (kinds) own.push(inArray(youtubeVideos.kind, kinds))
+  const titleMatch = words ? sql`to_tsvector('simple', ${youtubeVideos.title}) @@ to_tsquery('simple', ${words})` : null
+  if (titleMatch) own.push(titleMatch)
+  // the page's own query reads title matches from the title index (titleMatched below)
+  const where: SQL[] = own.filter((c) => c !== titleMatch)
   if (f.channelId) where.push(eq(youtubeVideos.channelId, f.channelId))
   else if (!marked) where.push(subscribedChannels(userId, youtubeVideos.channelId))
+  if (f.hideWatched) where.push(notWatched(userId))
   const cond = where.length ? and(...where) : undefined
-
   const [k1, k2, direction] = f.likedOnly
     ? [youtubeLikes.createdAt, youtubeLikes.videoId, desc]
     : f.queuedOnly
       ? [youtubeQueueEntries.createdAt, youtubeQueueEntries.videoId, asc]
       : [youtubeVideos.publishedAt, youtubeVideos.id, desc]
-  let ids = db
-    .select({ id: sql<string>`${youtubeVideos.id}`.as('page_id'), k1: sql`${k1}`.as('k1'), k2: sql`${k2}`.as('k2') })
-    .from(youtubeVideos)
-    .$dynamic()
-  if (f.likedOnly) {
-    ids = ids.innerJoin(youtubeLikes, and(eq(youtubeLikes.videoId, youtubeVideos.id), eq(youtubeLikes.userId, userId)))
+  // With title words the rows come from the title index first, behind a fence (OFFSET 0) under
+  // the table's own name: otherwise the planner may walk the whole date index backwards looking
+  // for a rare word among the user's channels (seconds); this way a page costs at most what its
+  // count costs (docs/decisions/090).
+  const titleMatched = titleMatch
+    ? sql`(select * from ${youtubeVideos} where ${titleMatch} offset 0) as ${youtubeVideos}`
+    : null
+  // the matching ids and sort keys; built anew for each use (drizzle's builders are mutable)
+  const matching = () => {
+    let ids = db
+      .select({ id: sql<string>`${youtubeVideos.id}`.as('page_id'), k1: sql`${k1}`.as('k1'), k2: sql`${k2}`.as('k2') })
+      .from(titleMatched ?? youtubeVideos)
+      .$dynamic()
+    if (f.likedOnly) ids = ids.innerJoin(youtubeLikes, and(eq(youtubeLikes.videoId, youtubeVideos.id), eq(youtubeLikes.userId, userId)))
+    if (f.queuedOnly) {
+      ids = ids.innerJoin(youtubeQueueEntries, and(eq(youtubeQueueEntries.videoId, youtubeVideos.id), eq(youtubeQueueEntries.userId, userId)))
+    }
+    return ids.where(cond)
   }
-  if (f.queuedOnly) {
-    ids = ids.innerJoin(
-      youtubeQueueEntries,
-      and(eq(youtubeQueueEntries.videoId, youtubeVideos.id), eq(youtubeQueueEntries.userId, userId)),
-    )
-  }
-  const page = ids
-    .where(cond)
+  const page = matching()
     .orderBy(direction(k1), direction(k2))
     .limit(f.perPage)
     .offset((f.page - 1) * f.perPage)
@@ -167,18 +206,32 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
     .innerJoin(youtubeChannels, eq(youtubeChannels.id, youtubeVideos.channelId))
     .orderBy(direction(page.k1), direction(page.k2))
 
+
+  // title words: count the matching rows themselves (the GIN index finds them)
+  if (words) {
+    return { rows, total: db.select({ n: count() }).from(matching().as('matching')) }
+  }
   if (!marked) {
-    // channel feeds count from the per-channel, per-category totals
+    // channel feeds count from the per-channel, per-category, per-kind totals,
+    // less the user's watched videos among them when those are hidden
     const c = youtubeChannelVideoCounts
     const countWhere: SQL[] = [f.channelId ? eq(c.channelId, f.channelId) : subscribedChannels(userId, c.channelId)]
     if (f.categories?.length) countWhere.push(inArray(c.categoryId, f.categories))
+    if (kinds) countWhere.push(inArray(c.kind, kinds))
+    const watched = f.hideWatched
+      ? sql`(select count(*) from ${youtubeWatches} inner join ${youtubeVideos} on ${youtubeVideos.id} = ${youtubeWatches.videoId} where ${and(
+          eq(youtubeWatches.userId, userId),
+          f.channelId ? eq(youtubeVideos.channelId, f.channelId) : subscribedChannels(userId, youtubeVideos.channelId),
+          ...own,
+        )})`
+      : sql`0`
     const total = db
-      .select({ n: sql<number>`coalesce(sum(${c.videos}), 0)`.mapWith(Number) })
+      .select({ n: sql<number>`coalesce(sum(${c.videos}), 0) - ${watched}`.mapWith(Number) })
       .from(c)
       .where(and(...countWhere))
     return { rows, total }
   }
-  // liked/queued lists count the user's marks, joining videos only to filter by category
+  // liked/queued lists count the user's marks, joining videos only to filter them
   const mark = f.likedOnly ? youtubeLikes : youtubeQueueEntries
   let total = db.select({ n: count() }).from(mark).$dynamic()
   if (f.likedOnly && f.queuedOnly) {
@@ -188,9 +241,11 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
     )
   }
   const countWhere: SQL[] = [eq(mark.userId, userId)]
-  if (f.categories?.length) {
+  if (own.length || f.hideWatched || f.channelId) {
     total = total.innerJoin(youtubeVideos, eq(youtubeVideos.id, mark.videoId))
-    countWhere.push(inArray(youtubeVideos.categoryId, f.categories))
+    countWhere.push(...own)
+    if (f.channelId) countWhere.push(eq(youtubeVideos.channelId, f.channelId))
+    if (f.hideWatched) countWhere.push(notWatched(userId))
   }
   return { rows, total: total.where(and(...countWhere)) }
 }

@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import type { ApiVideo } from '../client.ts'
 import { fallbackCategoryName } from '../categories.ts'
-import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos } from '../tables.ts'
+import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos, type VideoKind } from '../tables.ts'
 
 // Storing videos and their categories.
 
@@ -16,22 +16,25 @@ export async function knownVideoIds(db: Tx, ids: string[]): Promise<Set<string>>
 /** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns how many were new. */
 export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<number> {
   if (videos.length === 0) return 0
-  const categoryIds = [...new Set(videos.map((v) => v.categoryId))]
-  await db
-    .insert(youtubeVideoCategories)
-    .values(categoryIds.map((id) => ({ id, name: fallbackCategoryName(id) })))
-    .onConflictDoNothing()
-  const counts = new Map<string, { channelId: string; categoryId: number; videos: number }>()
+  // category 0: none known (videos from a feed, without a key); it is never listed
+  const categoryIds = [...new Set(videos.map((v) => v.categoryId))].filter((id) => id > 0)
+  if (categoryIds.length) {
+    await db
+      .insert(youtubeVideoCategories)
+      .values(categoryIds.map((id) => ({ id, name: fallbackCategoryName(id) })))
+      .onConflictDoNothing()
+  }
+  const counts = new Map<string, { channelId: string; categoryId: number; kind: VideoKind; videos: number }>()
   let added = 0
   for (let i = 0; i < videos.length; i += 500) {
     const rows = await db
       .insert(youtubeVideos)
       .values(videos.slice(i, i + 500))
       .onConflictDoNothing()
-      .returning({ channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId })
+      .returning({ channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId, kind: youtubeVideos.kind })
     added += rows.length
     for (const r of rows) {
-      const key = `${r.channelId}/${r.categoryId}`
+      const key = `${r.channelId}/${r.categoryId}/${r.kind}`
       const entry = counts.get(key) ?? { ...r, videos: 0 }
       entry.videos++
       counts.set(key, entry)
@@ -43,7 +46,7 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<number> 
       .insert(youtubeChannelVideoCounts)
       .values([...counts.values()])
       .onConflictDoUpdate({
-        target: [youtubeChannelVideoCounts.channelId, youtubeChannelVideoCounts.categoryId],
+        target: [youtubeChannelVideoCounts.channelId, youtubeChannelVideoCounts.categoryId, youtubeChannelVideoCounts.kind],
         set: { videos: sql`${youtubeChannelVideoCounts.videos} + excluded.videos` },
       })
   }

@@ -12,6 +12,11 @@ export type VideoFilters = {
   videoCategories: number[]
   likedOnly: boolean
   queuedOnly: boolean
+  hideWatched: boolean
+  hideShorts: boolean
+  hideLive: boolean
+  /** Words of the title; '' for none. */
+  q: string
   /** The channel page lists one channel's videos. */
   channelId?: string
 }
@@ -28,6 +33,10 @@ const fetchVideoList = (f: VideoFilters, signal?: AbortSignal) =>
           ...(f.channelId ? { channel_id: f.channelId } : {}),
           liked_only: f.likedOnly ? 'true' : '',
           queued_only: f.queuedOnly ? 'true' : '',
+          hide_watched: f.hideWatched ? 'true' : '',
+          hide_shorts: f.hideShorts ? 'true' : '',
+          hide_live: f.hideLive ? 'true' : '',
+          ...(f.q ? { q: f.q } : {}),
         },
       },
       { init: { signal } },
@@ -51,6 +60,10 @@ export function listIdentity(f: VideoFilters) {
     videoCategories: f.videoCategories,
     likedOnly: f.likedOnly,
     queuedOnly: f.queuedOnly,
+    hideWatched: f.hideWatched,
+    hideShorts: f.hideShorts,
+    hideLive: f.hideLive,
+    q: f.q,
     channelId: f.channelId ?? null,
   }
 }

@@ -10,6 +10,10 @@ describe('video list search params', () => {
       videoCategories: [],
       likedOnly: false,
       queuedOnly: false,
+      hideWatched: false,
+      hideShorts: false,
+      hideLive: false,
+      q: '',
       channelId: undefined,
     })
   })
@@ -23,6 +27,12 @@ describe('video list search params', () => {
     expect(withFilter(s, { likedOnly: false })).toEqual({ page: undefined, likedOnly: undefined })
     expect(withFilter({ page: 2 }, { videoCategories: [10, 20] })).toEqual({ page: undefined, videoCategories: [10, 20] })
     expect(withFilter({ page: 2, videoCategories: [10] }, { videoCategories: [] })).toEqual({ page: undefined, videoCategories: undefined })
+  })
+  test('hide filters and title words: kept in the URL, page reset, defaults left out', () => {
+    const s = videoListSearch.parse({ page: 3, hideShorts: true, hideWatched: 'yes', q: '  sky  ' })
+    expect(filtersFrom(s)).toMatchObject({ page: 3, hideShorts: true, hideWatched: false, q: 'sky' })
+    expect(withFilter(s, { hideLive: true })).toEqual({ page: undefined, hideShorts: true, hideWatched: undefined, hideLive: true, q: '  sky  ' })
+    expect(withFilter(s, { hideShorts: false, q: ' ' })).toEqual({ page: undefined, hideShorts: undefined, hideWatched: undefined, q: undefined })
   })
   test('paging keeps the filters', () => {
     expect(withPage({ likedOnly: true }, 3)).toEqual({ likedOnly: true, page: 3 })

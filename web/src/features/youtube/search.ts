@@ -1,10 +1,11 @@
-import { optionalBoolean, optionalInt, searchValidator } from '~/lib/search-params.ts'
+import { optionalBoolean, optionalInt, optionalString, searchValidator } from '~/lib/search-params.ts'
 import type { VideoFilters } from './api.ts'
 import { PAGE_SIZE } from './constants.ts'
 
 /**
  * docs/product.md#video-list: the video list keeps its filters in the URL (page, perPage,
- * videoCategories, likedOnly, queuedOnly). Defaults stay out of the URL;
+ * videoCategories, likedOnly, queuedOnly, hideWatched, hideShorts, hideLive, q).
+ * Defaults stay out of the URL;
  * anything unreadable falls back to its default instead of failing the page.
  */
 export type VideoListSearch = {
@@ -13,6 +14,11 @@ export type VideoListSearch = {
   videoCategories?: number[]
   likedOnly?: boolean
   queuedOnly?: boolean
+  hideWatched?: boolean
+  hideShorts?: boolean
+  hideLive?: boolean
+  /** Words of the title. */
+  q?: string
 }
 
 // hand-written rather than zod: validateSearch is part of the first bundle
@@ -22,6 +28,10 @@ export const videoListSearch = searchValidator<VideoListSearch>({
   videoCategories: categories,
   likedOnly: optionalBoolean,
   queuedOnly: optionalBoolean,
+  hideWatched: optionalBoolean,
+  hideShorts: optionalBoolean,
+  hideLive: optionalBoolean,
+  q: (v) => optionalString(v)?.slice(0, 200),
 })
 
 /** Category ids (whole numbers ≥ 0); one bad entry drops the whole list. */
@@ -38,6 +48,10 @@ export function filtersFrom(search: VideoListSearch, channelId?: string): VideoF
     videoCategories: [...(search.videoCategories ?? [])].sort((a, b) => a - b),
     likedOnly: search.likedOnly ?? false,
     queuedOnly: search.queuedOnly ?? false,
+    hideWatched: search.hideWatched ?? false,
+    hideShorts: search.hideShorts ?? false,
+    hideLive: search.hideLive ?? false,
+    q: search.q?.trim() ?? '',
     channelId,
   }
 }
@@ -50,6 +64,8 @@ export function withFilter(search: VideoListSearch, change: Omit<VideoListSearch
   const next: VideoListSearch = { ...search, ...change, page: undefined }
   if (next.likedOnly === false) next.likedOnly = undefined
   if (next.queuedOnly === false) next.queuedOnly = undefined
+  for (const key of ['hideWatched', 'hideShorts', 'hideLive'] as const) if (next[key] === false) next[key] = undefined
+  if (!next.q?.trim()) next.q = undefined
   if (next.videoCategories?.length === 0) next.videoCategories = undefined
   return next
 }

@@ -40,9 +40,19 @@ const PLAYING = 1
 const PAUSED = 2
 const CUED = 5
 
+/** The player's error codes (onError's `data`) in words. */
+export function errorMessage(code: number): string {
+  if (code === 100) return 'This video was removed or is private'
+  if (code === 101 || code === 150) return 'The owner does not allow playing this video here'
+  return 'Video could not be loaded'
+}
+
 let apiPromise: Promise<YTNamespace> | null = null
 
-/** Loads https://www.youtube.com/iframe_api once, only when a YouTube video is played. */
+/**
+ * Loads the IFrame Player API once, only when a YouTube video is played: `/iframe_api`
+ * redirects to the server's YOUTUBE_IFRAME_API_URL (https://www.youtube.com/iframe_api).
+ */
 function loadApi(): Promise<YTNamespace> {
   if (window.YT?.Player) return Promise.resolve(window.YT)
   apiPromise ??= new Promise<YTNamespace>((resolve, reject) => {
@@ -52,7 +62,7 @@ function loadApi(): Promise<YTNamespace> {
       resolve(window.YT!)
     }
     const script = document.createElement('script')
-    script.src = 'https://www.youtube.com/iframe_api'
+    script.src = '/iframe_api'
     script.async = true
     script.onerror = () => {
       apiPromise = null
@@ -103,7 +113,10 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
             else if (data === PAUSED) events.onPause()
             else if (data === ENDED) events.onEnded()
           },
-          onError: () => events.onError('Video could not be loaded'),
+          onError: ({ data }) => {
+            awaitingReady = false
+            events.onError(errorMessage(data))
+          },
         },
       })
     })

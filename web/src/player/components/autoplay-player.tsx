@@ -169,7 +169,11 @@ function PlayerEngine({ player }: { player: RefObject<MediaPlayerHandle | null> 
                 tracking.current?.ended(p, d)
                 ended()
               }}
-              onError={(message) => notify.error(message, video.title)}
+              onError={(message) => {
+                // a video that cannot play is skipped, so the queue never stalls on it
+                notify.error(message, video.title)
+                ended()
+              }}
             />
           ) : null
         }

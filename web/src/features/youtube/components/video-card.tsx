@@ -1,6 +1,7 @@
 import { EyeIcon, HeartIcon, ListMinusIcon, ListPlusIcon, Music2Icon, PlayIcon } from 'lucide-react'
 import { memo } from 'react'
 import { css, cx } from 'styled-system/css'
+import { formatTime } from '~/player/logic.ts'
 import type { MarkChange, Video } from '../api.ts'
 import { trackSearch } from '../save-as-track.ts'
 import { CardLink, channelPath, useSearchString, videoPath } from './card-link.tsx'
@@ -82,6 +83,15 @@ const badge = css({
   '& svg': { width: '3.5', height: '3.5' },
 })
 
+// bottom right: the kind (Live, Upcoming, Short), the duration, the category icon
+const bottomRow = css({ position: 'absolute', zIndex: '1', bottom: '2', right: '2', display: 'flex', gap: '1' })
+const inRow = css({ position: 'static' })
+const liveBadge = cx(badge, inRow, css({ bg: '#b3261e', textTransform: 'uppercase', letterSpacing: 'wide' }))
+const kindBadge = cx(badge, inRow)
+const iconBadge = cx(badge, inRow, css({ px: '1.5' }))
+
+const KIND_LABELS = { live: 'Live', upcoming: 'Upcoming', short: 'Short' } as const
+
 const thumbImg = css({ position: 'absolute', inset: '0', width: 'full', height: 'full', objectFit: 'cover' })
 const meta = css({ display: 'flex', gap: '3', alignItems: 'flex-start', minW: '0' })
 const avatar = css({ width: '9', height: '9', borderRadius: 'full', bg: 'gray.a3', flexShrink: '0' })
@@ -94,7 +104,6 @@ const textLink = css({ display: 'block', minH: '6' })
 const topLeft = cx(corner, css({ top: '2', left: '2' }))
 const topRight = cx(corner, css({ top: '2', right: '2' }))
 const bottomLeft = cx(badge, css({ bottom: '2', left: '2' }))
-const bottomRight = cx(badge, css({ bottom: '2', right: '2', px: '1.5' }))
 const likedHeart = css({ color: '#ff6b81' })
 
 export type VideoCardProps = {
@@ -153,11 +162,19 @@ export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardP
             Watched
           </span>
         )}
-        {Icon && (
-          <span className={bottomRight} role="img" aria-label={video.category.name} data-tooltip={video.category.name}>
-            <Icon aria-hidden />
-          </span>
-        )}
+        <span className={bottomRow}>
+          {video.kind !== 'video' && <span className={video.kind === 'live' ? liveBadge : kindBadge}>{KIND_LABELS[video.kind]}</span>}
+          {video.duration !== null && video.kind !== 'live' && (
+            <time className={kindBadge} dateTime={`PT${video.duration}S`}>
+              {formatTime(video.duration)}
+            </time>
+          )}
+          {Icon && (
+            <span className={iconBadge} role="img" aria-label={video.category.name} data-tooltip={video.category.name}>
+              <Icon aria-hidden />
+            </span>
+          )}
+        </span>
       </div>
       <div className={meta}>
         <CardLink href={channelPath(video.channel.id)} aria-label={video.channel.title} tabIndex={-1}>

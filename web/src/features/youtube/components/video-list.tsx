@@ -9,6 +9,7 @@ import { type PlayerVideo, clearPlayer, playerStore, syncList } from '~/player/s
 import { errorText } from '~/lib/api.ts'
 import { type MarkChange, type Video, type VideoFilters, categoriesQuery, listIdentity, useToggleMark, videoListQuery } from '../api.ts'
 import { type VideoListSearch, categoryIds, categoryOptions as toCategoryOptions, filtersFrom, pickedCategoryOptions, withFilter, withPage } from '../search.ts'
+import { TitleSearch } from './title-search.tsx'
 import { VideoCard } from './video-card.tsx'
 import { CardCell, CardGrid } from './video-grid.tsx'
 
@@ -106,8 +107,18 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
           <Checkbox checked={filters.queuedOnly} onCheckedChange={(d) => onSearchChange(withFilter(search, { queuedOnly: d.checked === true }))}>
             Show Queued Only
           </Checkbox>
+          <Checkbox checked={filters.hideWatched} onCheckedChange={(d) => onSearchChange(withFilter(search, { hideWatched: d.checked === true }))}>
+            Hide Watched
+          </Checkbox>
+          <Checkbox checked={filters.hideShorts} onCheckedChange={(d) => onSearchChange(withFilter(search, { hideShorts: d.checked === true }))}>
+            Hide Shorts
+          </Checkbox>
+          <Checkbox checked={filters.hideLive} onCheckedChange={(d) => onSearchChange(withFilter(search, { hideLive: d.checked === true }))}>
+            Hide Live
+          </Checkbox>
         </styled.div>
         <styled.div display="flex" alignItems="flex-end" gap="3" width={{ base: 'full', sm: 'auto' }}>
+          <TitleSearch value={filters.q} onChange={(q) => onSearchChange(withFilter(search, { q }))} />
           {categoryOptions.length > 0 && (
             <styled.div flex="1" width={{ sm: '72' }} minW="0">
               <Suspense fallback={<styled.div height="16" />}>
@@ -133,7 +144,7 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
       {list.isError && !list.data && <Alert status="error">{errorText(list.error)}</Alert>}
       {list.isSuccess && videos.length === 0 && (
         <styled.p color="fg.muted" py="10" textAlign="center">
-          {filters.likedOnly ? 'No liked videos.' : filters.queuedOnly ? 'No queued videos.' : 'No videos.'}
+          {filters.q ? 'No videos match.' : filters.likedOnly ? 'No liked videos.' : filters.queuedOnly ? 'No queued videos.' : 'No videos.'}
         </styled.p>
       )}
 
