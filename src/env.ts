@@ -93,6 +93,10 @@ const schema = z.object({
    * served by scripts/fake-youtube.ts). When set, videos carry `mediaUrl`.
    */
   YOUTUBE_MEDIA_URL: z.url().optional(),
+  /** MusicBrainz web service, Cover Art Archive and SponsorBlock API bases (tests: loopback stand-ins). */
+  MUSICBRAINZ_URL: z.url().default('https://musicbrainz.org'),
+  COVERART_URL: z.url().default('https://coverartarchive.org'),
+  SPONSORBLOCK_URL: z.url().default('https://sponsor.ajay.app'),
   /** The IFrame Player API script the web player loads (tests: the fake's stand-in). */
   YOUTUBE_IFRAME_API_URL: z.url().default('https://www.youtube.com/iframe_api'),
   /** Music jobs one user may have waiting or running at once (429 beyond). */

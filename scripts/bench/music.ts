@@ -10,15 +10,24 @@
  * alternated, median of each; prints a/b (target ≤ 1.10). Then the server's
  * resident memory (from /proc) during a 200 MB upload and during 10
  * concurrent jobs, against its idle baseline.
+ *
+ * Then (`--part=tracks` runs only this; `--part=pipeline` only the above):
+ *  (c) a chapter split of a 40-minute source with 10 chapters through the API
+ *      (split_chapters=true → 10 tagged MP3s with ReplayGain and a ZIP)
+ *      against yt-dlp plus the same 10 ffmpeg cuts by hand (target ≤ 1.15);
+ *  (d) ReplayGain's cost: the conversion with and without the ebur128
+ *      branch on the 3-minute source, the difference against a whole job
+ *      through the API (target ≤ 5 %).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ffmpeg, startMediaServer } from '../../tests/support/media.ts'
+import { ffmpeg, makeChaptered, startMediaServer } from '../../tests/support/media.ts'
 import { signUpOverHttp } from '../../tests/support/music.ts'
 import { startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts'
 
 const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 3)
+const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7) ?? 'all'
 const YTDLP = process.env.YTDLP_PATH || '/usr/bin/yt-dlp'
 const FFMPEG = process.env.FFMPEG_PATH || '/usr/bin/ffmpeg'
 const work = mkdtempSync(join(tmpdir(), 'tunefeed-bench-'))
@@ -84,21 +93,27 @@ async function createJob(server: ServerProcess, cookie: string, fields: Record<s
 async function byHand(pageUrl: string): Promise<{ wall: number; cpu: number }> {
   const dir = mkdtempSync(join(work, 'hand-'))
   const t0 = performance.now()
-  const dl = Bun.spawn(
-    [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', pageUrl],
-    { stdout: 'pipe', stderr: 'ignore' },
-  )
-  const source = (await new Response(dl.stdout).text()).trim()
-  if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
+  const { source, cpu: dlCpu } = await downloadByHand(pageUrl, dir)
   const conv = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], {
     stdout: 'ignore',
     stderr: 'ignore',
   })
   if ((await conv.exited) !== 0) throw new Error('ffmpeg failed')
   const wall = performance.now() - t0
-  const cpu = Number(dl.resourceUsage()!.cpuTime.total + conv.resourceUsage()!.cpuTime.total) / 1e6
+  const cpu = dlCpu + Number(conv.resourceUsage()!.cpuTime.total) / 1e6
   rmSync(dir, { recursive: true, force: true })
   return { wall, cpu }
+}
+
+/** yt-dlp by hand, as the job calls it (best audio into `dir`): the file and yt-dlp's CPU seconds. */
+async function downloadByHand(url: string, dir: string): Promise<{ source: string; cpu: number }> {
+  const dl = Bun.spawn(
+    [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', url],
+    { stdout: 'pipe', stderr: 'ignore' },
+  )
+  const source = (await new Response(dl.stdout).text()).trim()
+  if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
+  return { source, cpu: Number(dl.resourceUsage()!.cpuTime.total) / 1e6 }
 }
 
 console.log('generating sources…')
@@ -138,17 +153,19 @@ const idleCpu0 = cpuSeconds(server.proc.pid)
 await Bun.sleep(3000)
 console.log(`server CPU while idle: ${((cpuSeconds(server.proc.pid) - idleCpu0) / 3).toFixed(3)} s per s`)
 await byHand(benchPage)
-const a: { wall: number; cpu: number }[] = []
-const b: { wall: number; cpu: number }[] = []
-// (a)'s CPU is everything the server process and its children spent meanwhile
-const throughApi = async (i: number) => {
-  const cpu0 = cpuSeconds(server.proc.pid)
-  const t0 = performance.now()
-  const id = await createJob(server, cookie, { video_url: benchPage, title: `Bench ${i}`, artist: 'Bench', album: 'Bench' })
-  await events.completed(id)
-  const wall = performance.now() - t0
-  await Bun.sleep(50) // let the server reap its children so their CPU is counted
-  return { wall, cpu: cpuSeconds(server.proc.pid) - cpu0 }
+const apiJob = { wall: [] as number[], cpu: [] as number[] }
+if (part !== 'tracks') {
+  const a: { wall: number; cpu: number }[] = []
+  const b: { wall: number; cpu: number }[] = []
+  // (a)'s CPU is everything the server process and its children spent meanwhile
+  const throughApi = async (i: number) => {
+    const cpu0 = cpuSeconds(server.proc.pid)
+    const t0 = performance.now()
+    const id = await createJob(server, cookie, { video_url: benchPage, title: `Bench ${i}`, artist: 'Bench', album: 'Bench' })
+    await events.completed(id)
+    const wall = performance.now() - t0
+    await Bun.sleep(50) // let the server reap its children so their CPU is counted
+    return { wall, cpu: cpuSeconds(server.proc.pid) - cpu0 }
 }
 for (let i = 0; i < runs; i++) {
   // alternate the order so neither side always runs on a warmer machine
@@ -172,6 +189,8 @@ console.log(
     `${(median(cpu(a)) / median(cpu(b))).toFixed(3)} CPU (medians); target ≤ 1.10`,
 )
 console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
+apiJob.wall.push(...wall(a))
+apiJob.cpu.push(...cpu(a))
 
 // memory: a 200 MB upload, streamed to disk
 const pid = server.proc.pid
@@ -197,9 +216,116 @@ const concurrent = await peakRss(pid, async () => {
 console.log(
   `10 concurrent jobs: all done in ${((performance.now() - t0) / 1000).toFixed(1)} s; server RSS before ${mb(before)}, peak ${mb(concurrent.peak)} (+${mb(concurrent.peak - before)})`,
 )
+}
+
+if (part !== 'pipeline') await benchTracks()
 
 events.close()
 await server.stop('SIGTERM')
 await media.stop()
 pageServer.stop(true)
 rmSync(work, { recursive: true, force: true })
+
+/** (c) chapter split through the API vs by hand; (d) ReplayGain's share of a job. */
+async function benchTracks() {
+  const CHAPTERS = 10
+  const MINUTES = 40
+  const album = join(work, 'album.m4a')
+  const chapters = Array.from({ length: CHAPTERS }, (_, i) => ({
+    title: `Part ${i + 1}`,
+    start: (i * MINUTES * 60) / CHAPTERS,
+    end: ((i + 1) * MINUTES * 60) / CHAPTERS,
+  }))
+  console.log(`\ngenerating a ${MINUTES}-minute source with ${CHAPTERS} chapters…`)
+  await makeChaptered(album, chapters)
+  media.addFile('album.m4a', album)
+  const albumUrl = `${media.url}/files/album.m4a`
+
+  const cutsByHand = async () => {
+    const dir = mkdtempSync(join(work, 'cuts-'))
+    const t0 = performance.now()
+    const downloaded = await downloadByHand(albumUrl, dir)
+    const source = downloaded.source
+    let cpu = downloaded.cpu * 1e6
+    for (const [i, c] of chapters.entries()) {
+      const cut = Bun.spawn(
+        [FFMPEG, '-hide_banner', '-nostdin', '-y', '-ss', String(c.start), '-t', String(c.end - c.start), '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/${i + 1}.mp3`],
+        { stdout: 'ignore', stderr: 'ignore' },
+      )
+      if ((await cut.exited) !== 0) throw new Error('ffmpeg failed')
+      cpu += Number(cut.resourceUsage()!.cpuTime.total)
+    }
+    const wall = performance.now() - t0
+    rmSync(dir, { recursive: true, force: true })
+    return { wall, cpu: cpu / 1e6 }
+  }
+  const splitThroughApi = async (i: number) => {
+    const cpu0 = cpuSeconds(server.proc.pid)
+    const t0 = performance.now()
+    const id = await createJob(server, cookie, { video_url: albumUrl, title: `Album ${i}`, artist: 'Bench', album: `Album ${i}`, split_chapters: 'true' })
+    await events.completed(id)
+    const wall = performance.now() - t0
+    await Bun.sleep(50)
+    const res = await fetch(`${server.url}/api/music/jobs/list?per_page=1`, { headers: { cookie } })
+    const job = ((await res.json()) as { jobs: { id: string; tracks: unknown[]; failed: string | null }[] }).jobs[0]!
+    if (job.id !== id || job.failed || job.tracks.length !== CHAPTERS) throw new Error(`split job did not give ${CHAPTERS} tracks`)
+    return { wall, cpu: cpuSeconds(server.proc.pid) - cpu0 }
+  }
+  const c: { wall: number; cpu: number }[] = []
+  const h: { wall: number; cpu: number }[] = []
+  const splitRuns = Math.max(1, Math.min(runs, 3))
+  for (let i = 0; i < splitRuns; i++) {
+    if (i % 2 === 0) {
+      c.push(await splitThroughApi(i))
+      h.push(await cutsByHand())
+    } else {
+      h.push(await cutsByHand())
+      c.push(await splitThroughApi(i))
+    }
+    console.log(`split run ${i + 1}: api ${(c.at(-1)!.wall / 1000).toFixed(2)} s (cpu ${c.at(-1)!.cpu.toFixed(2)} s), by hand ${(h.at(-1)!.wall / 1000).toFixed(2)} s (cpu ${h.at(-1)!.cpu.toFixed(2)} s)`)
+  }
+  const med = (x: typeof c, k: 'wall' | 'cpu') => median(x.map((r) => r[k]))
+  console.log(
+    `(c) chapter split, ${CHAPTERS} tracks of a ${MINUTES}-minute source: api/by hand = ${(med(c, 'wall') / med(h, 'wall')).toFixed(3)} wall, ` +
+      `${(med(c, 'cpu') / med(h, 'cpu')).toFixed(3)} CPU (medians); target ≤ 1.15`,
+  )
+
+  // (d) the same conversion with and without the measuring branch, on the 3-minute source
+  const dir = mkdtempSync(join(work, 'rg-'))
+  const convert = async (measure: boolean) => {
+    const graph = measure ? ['-filter_complex', '[0:a:0]asplit=2[out][m];[m]ebur128=peak=sample:framelog=verbose,anullsink', '-map', '[out]'] : ['-map', '0:a:0']
+    const t0 = performance.now()
+    const p = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', video, ...graph, '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], { stdout: 'ignore', stderr: 'ignore' })
+    if ((await p.exited) !== 0) throw new Error('ffmpeg failed')
+    return { wall: performance.now() - t0, cpu: Number(p.resourceUsage()!.cpuTime.total) / 1e6 }
+  }
+  const withRg: { wall: number; cpu: number }[] = []
+  const without: { wall: number; cpu: number }[] = []
+  for (let i = 0; i < Math.max(5, runs); i++) {
+    if (i % 2 === 0) {
+      withRg.push(await convert(true))
+      without.push(await convert(false))
+    } else {
+      without.push(await convert(false))
+      withRg.push(await convert(true))
+    }
+  }
+  if (!apiJob.wall.length) {
+    for (let i = 0; i < runs; i++) {
+      const cpu0 = cpuSeconds(server.proc.pid)
+      const t0 = performance.now()
+      const id = await createJob(server, cookie, { video_url: benchPage, title: `Job ${i}`, artist: 'Bench', album: 'Bench' })
+      await events.completed(id)
+      apiJob.wall.push(performance.now() - t0)
+      await Bun.sleep(50)
+      apiJob.cpu.push(cpuSeconds(server.proc.pid) - cpu0)
+    }
+  }
+  const extraWall = med(withRg, 'wall') - med(without, 'wall')
+  const extraCpu = med(withRg, 'cpu') - med(without, 'cpu')
+  console.log(
+    `(d) ReplayGain measurement: conversion ${(med(without, 'wall') / 1000).toFixed(2)} s → ${(med(withRg, 'wall') / 1000).toFixed(2)} s wall, ` +
+      `CPU ${med(without, 'cpu').toFixed(2)} s → ${med(withRg, 'cpu').toFixed(2)} s; a whole job takes ${(median(apiJob.wall) / 1000).toFixed(2)} s wall, ` +
+      `${median(apiJob.cpu).toFixed(2)} s CPU: cost ${((100 * extraWall) / median(apiJob.wall)).toFixed(1)} % wall, ${((100 * extraCpu) / median(apiJob.cpu)).toFixed(1)} % CPU; target ≤ 5 %`,
+  )
+}

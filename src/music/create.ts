@@ -2,18 +2,29 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { HTTPException } from 'hono/http-exception'
 import type { AppContext, SessionUser } from '../context.ts'
 import { fail } from '../lib/errors.ts'
-import { errorFields, log } from '../lib/logger.ts'
 import { MalformedMultipart, MultipartReader, TooLarge } from '../lib/multipart.ts'
-import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { describeIssues } from '../lib/validate.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
 import { inside, jobDir, sniffAudio, type AudioKind } from './files.ts'
+import type { LookupService } from './lookup.ts'
+import { createPlaylistJobs } from './playlist.ts'
+import { insertAndEnqueue, refuseUnsafeUrl } from './new-job.ts'
+import { MAX_ARTWORK_BYTES, musicJobFields, playlistJobFields } from './schema.ts'
 import { assertRoomForJob, size } from './limits.ts'
-import { musicRun } from './jobs.ts'
-import { failMusicJob, insertMusicJob } from './queries.ts'
-import { MAX_ARTWORK_BYTES, musicJobFields } from './schema.ts'
 
-const TEXT_FIELDS = new Set(['video_url', 'artwork_url', 'title', 'artist', 'album', 'grouping'])
+const TEXT_FIELDS = new Set([
+  'video_url',
+  'artwork_url',
+  'title',
+  'artist',
+  'album',
+  'grouping',
+  'track_number',
+  'year',
+  'split_chapters',
+  'remove_segments',
+  'playlist',
+])
 const MAX_FIELD_BYTES = 64 * 1024
 const MAX_ARTWORK_FIELD_BYTES = Math.ceil((MAX_ARTWORK_BYTES * 4) / 3) + 1024
 
@@ -72,8 +83,17 @@ export async function readUpload(
   return { fields, file }
 }
 
-/** POST /jobs/create: validates, stores the upload and artwork, inserts the job and enqueues `music.run`. */
-export async function createMusicJob(ctx: AppContext, user: SessionUser, req: Request): Promise<string> {
+/**
+ * POST /jobs/create: validates, stores the upload and artwork, inserts the
+ * job and enqueues `music.run`. With `playlist=true`, one job per entry of
+ * the playlist (playlist.ts); the ids come back in order.
+ */
+export async function createMusicJob(
+  ctx: AppContext,
+  user: SessionUser,
+  req: Request,
+  lookups: LookupService,
+): Promise<{ id: string; ids?: string[] }> {
   const room = await assertRoomForJob(ctx, user.id)
   const id = crypto.randomUUID()
   const dir = jobDir(ctx.env.DATA_DIR, user.id, id)
@@ -84,6 +104,15 @@ export async function createMusicJob(ctx: AppContext, user: SessionUser, req: Re
     const hasUrl = !!fields.video_url?.trim()
     if (file && hasUrl) fail(422, "'file' and 'video_url' cannot both be defined.")
     if (!file && !hasUrl) fail(422, "'file' or 'video_url' must be defined.")
+    if (playlistFlag(fields.playlist)) {
+      if (file) fail(422, "playlist: Needs a 'video_url'.")
+      await rm(dir, { recursive: true, force: true })
+      const parsedList = playlistJobFields.safeParse(fields)
+      if (!parsedList.success) fail(422, describeIssues(parsedList.error))
+      await refuseUnsafeUrl('video_url', parsedList.data.video_url!, ctx)
+      const ids = await createPlaylistJobs(ctx, user, parsedList.data, lookups, req.signal)
+      return { id: ids[0]!, ids }
+    }
     const parsed = musicJobFields.safeParse(fields)
     if (!parsed.success) fail(422, describeIssues(parsed.error))
     const input = parsed.data
@@ -115,7 +144,7 @@ export async function createMusicJob(ctx: AppContext, user: SessionUser, req: Re
       uploadFile = `upload.${file.kind}`
       await rename(file.path, inside(dir, uploadFile))
     }
-    await insertMusicJob(ctx.db, {
+    await insertAndEnqueue(ctx, {
       id,
       userId: user.id,
       videoUrl: input.video_url ?? null,
@@ -127,27 +156,16 @@ export async function createMusicJob(ctx: AppContext, user: SessionUser, req: Re
       artist: input.artist,
       album: input.album,
       grouping: input.grouping ?? null,
+      trackNumber: input.track_number ?? null,
+      year: input.year ?? null,
+      splitChapters: input.split_chapters,
+      removeSegments: input.remove_segments?.length ? input.remove_segments : null,
     })
-    try {
-      await ctx.jobs.enqueue(musicRun, { jobId: id }, { jobId: id })
-    } catch (err) {
-      log.error('music job could not be enqueued', { id, ...errorFields(err) })
-      await failMusicJob(ctx.db, id, 'could not be queued', 'internal')
-      fail(503, 'Job Failed to Start')
-    }
-    return id
+    return { id }
   } catch (err) {
     if (!(err instanceof HTTPException) || err.status !== 503) await rm(dir, { recursive: true, force: true })
     throw err
   }
 }
 
-/** 422 naming the field when the URL guard refuses `url` (scheme, loopback, private address...). */
-export async function refuseUnsafeUrl(field: string, url: string, ctx: AppContext) {
-  try {
-    await checkUrl(url, ctx.allow)
-  } catch (err) {
-    if (err instanceof UrlRefused) fail(422, `${field}: ${err.message}`)
-    throw err
-  }
-}
+const playlistFlag = (v: string | undefined) => v === 'true' || v === '1' || v === 'on'

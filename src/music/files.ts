@@ -20,7 +20,7 @@ const MAX_NAME_BYTES = 180
  * control and reserved characters become spaces or are dropped; leading dots
  * go (no hidden files, no `..`); the name is cut at a UTF-8 boundary.
  */
-export function mp3Name(artist: string, title: string): string {
+export function mp3Name(artist: string, title: string, trackNumber?: number, ext = 'mp3'): string {
   const clean = (s: string) =>
     s
       .normalize('NFC')
@@ -29,10 +29,11 @@ export function mp3Name(artist: string, title: string): string {
       .replace(/\s+/g, ' ')
       .trim()
   let base = [clean(artist), clean(title)].filter(Boolean).join(' - ')
+  if (trackNumber) base = `${String(trackNumber).padStart(2, '0')} ${base}`
   base = base.replace(/^[.\s-]+/, '').replace(/[.\s]+$/, '')
   const encoder = new TextEncoder()
   while (encoder.encode(base).length > MAX_NAME_BYTES) base = Array.from(base).slice(0, -1).join('').trimEnd()
-  return `${base || 'track'}.mp3`
+  return `${base || 'track'}.${ext}`
 }
 
 export type AudioKind = 'mp3' | 'wav'
@@ -85,6 +86,7 @@ export const mimeOf = (name: string): string =>
     png: 'image/png',
     webp: 'image/webp',
     gif: 'image/gif',
+    zip: 'application/zip',
   })[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
 
 export const workDir = (dir: string) => join(dir, 'work')

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
 import { JobAbort, PermanentJobError, type JobRun } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
@@ -7,14 +7,16 @@ import { getWebdav } from '../webdav/queries.ts'
 import { uploadToWebdav } from '../webdav/upload.ts'
 import { topics } from '../ws/hub.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
-import { inside, jobDir, mp3Name, outputDir, sniffImage, workDir } from './files.ts'
+import { inside, jobDir, outputDir, sniffImage, workDir } from './files.ts'
 import { completeMusicJob, getMusicJob, setMusicJobProgress, updateMusicJob } from './queries.ts'
-import type { MusicJobEvent } from './schema.ts'
+import type { Chapter, MusicJobEvent } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
-import { writeTags } from './tags.ts'
-import { convertToMp3 } from '../tools/ffmpeg.ts'
 import { ToolFailure, TRANSIENT_KINDS, type ErrorKind } from '../tools/failure.ts'
 import { downloadAudio } from '../tools/ytdlp.ts'
+import { fileChapters } from '../tools/ffmpeg.ts'
+import { convertChapters, convertWhole } from './split.ts'
+import { squareArtwork } from './square.ts'
+import { fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
 export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
   ctx.hub.publish(topics.musicJobs(userId), event)
@@ -56,12 +58,13 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   await rm(outputDir(dir), { recursive: true, force: true })
   await mkdir(work, { recursive: true })
   const report = progressReporter(ctx, row, run)
-  await updateMusicJob(ctx.db, row.id, { startedAt: new Date(), progress: 0, outputFile: null, webdav: null, webdavError: null })
+  await updateMusicJob(ctx.db, row.id, { startedAt: new Date(), progress: 0, outputFile: null, tracks: [], notice: null, webdav: null, webdavError: null })
   publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
 
   try {
-    // 1. the source
+    // 1. the source (and the chapters yt-dlp knows of)
     let source: string
+    let chapters: Chapter[] = []
     const convertFrom = row.videoUrl ? 45 : 0
     if (row.videoUrl) {
       const url = row.videoUrl
@@ -74,7 +77,7 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       // after a bot check on this site, wait (paced, with backoff) rather than fail in a burst
       await ctx.tools.waitForSite(url, signal)
       try {
-        source = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url })
+        ;({ path: source, chapters } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url }))
       } catch (err) {
         if (err instanceof ToolFailure && err.kind === 'bot_check') ctx.tools.noteBotCheck(url)
         throw err
@@ -86,38 +89,35 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     }
 
     // 2. artwork: stored at creation (data URI), or fetched now through the guard
-    const artwork = await loadArtwork(ctx, row, dir, signal)
+    const loaded = await loadArtwork(ctx, row, dir, signal)
+    const artwork = loaded && (await squareArtwork(ctx.tools.ffmpeg, loaded, work, signal))
 
-    // 3. convert and tag in the work folder, then move into output/
-    const mp3 = inside(work, 'output.mp3')
-    await convertToMp3(ctx.tools.ffmpeg, source, mp3, signal, (f) => report(convertFrom + f * (95 - convertFrom)))
-    signal.throwIfAborted()
-    await writeTags(mp3, row, artwork)
-    const name = mp3Name(row.artist, row.title)
-    await mkdir(outputDir(dir), { recursive: true })
-    const final = inside(outputDir(dir), name)
-    await rename(mp3, final)
+    // 3. what to convert: chapters, or the whole minus SponsorBlock's segments
+    const notices: string[] = []
+    if (row.splitChapters && !chapters.length) chapters = await fileChapters(ctx.tools.ffmpeg, source, signal)
+    if (row.splitChapters && !chapters.length) notices.push('No chapters found: converted as one track.')
+    const split = row.splitChapters && chapters.length > 0
+    const cut = split ? { remove: [], notice: null } : await segmentsToRemove(ctx, row, signal)
+    if (cut.notice) notices.push(cut.notice)
+
+    // 4. convert, measure and tag in the work folder, then move into output/
+    const progress = (f: number) => report(convertFrom + f * (95 - convertFrom))
+    const out = split
+      ? await convertChapters(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, chapters, signal, progress })
+      : await convertWhole(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
     report(97, true)
 
-    // 4. WebDAV: a failure is recorded, the MP3 stays downloadable
-    let webdav: 'uploaded' | 'failed' | null = null
-    let webdavError: string | null = null
-    // an unreadable stored password (changed secret) is a WebDAV failure like any other
-    const account = await getWebdav(ctx.db, ctx.cipher, row.userId).catch((err: unknown) => err as Error)
-    if (account) {
-      try {
-        if (account instanceof Error) throw account
-        await uploadToWebdav(account, ctx.allow, final, name, signal)
-        webdav = 'uploaded'
-      } catch (err) {
-        signal.throwIfAborted()
-        webdav = 'failed'
-        webdavError = err instanceof Error ? err.message : String(err)
-        log.warn('webdav upload failed', { id: row.id, error: webdavError })
-      }
-    }
+    // 5. WebDAV: a failure is recorded, the files stay downloadable
+    const { webdav, webdavError } = await pushToWebdav(ctx, row, out.pushed, signal)
     signal.throwIfAborted()
-    await completeMusicJob(ctx.db, row.id, { outputFile: `output/${name}`, webdav, webdavError })
+    await completeMusicJob(ctx.db, row.id, {
+      outputFile: out.outputFile,
+      tracks: out.tracks,
+      trackCount: split ? chapters.length : row.trackCount,
+      notice: notices.join(' ') || null,
+      webdav,
+      webdavError,
+    })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'PROGRESS', progress: 100 })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
   } catch (err) {
@@ -126,6 +126,43 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     throw await asJobFailure(ctx, err, run)
   } finally {
     await rm(work, { recursive: true, force: true })
+  }
+}
+
+/** Puts each finished file on the user's WebDAV account, when there is one. */
+export async function pushToWebdav(
+  ctx: AppContext,
+  row: MusicJobRow,
+  files: { path: string; name: string }[],
+  signal: AbortSignal,
+): Promise<{ webdav: 'uploaded' | 'failed' | null; webdavError: string | null }> {
+  // an unreadable stored password (changed secret) is a WebDAV failure like any other
+  const account = await getWebdav(ctx.db, ctx.cipher, row.userId).catch((err: unknown) => err as Error)
+  if (!account) return { webdav: null, webdavError: null }
+  try {
+    if (account instanceof Error) throw account
+    for (const file of files) await uploadToWebdav(account, ctx.allow, file.path, file.name, signal)
+    return { webdav: 'uploaded', webdavError: null }
+  } catch (err) {
+    signal.throwIfAborted()
+    const webdavError = err instanceof Error ? err.message : String(err)
+    log.warn('webdav upload failed', { id: row.id, error: webdavError })
+    return { webdav: 'failed', webdavError }
+  }
+}
+
+/** SponsorBlock spans to cut from a YouTube video; an outage converts uncut and says so. */
+async function segmentsToRemove(ctx: AppContext, row: MusicJobRow, signal: AbortSignal) {
+  const none = { remove: [] as [number, number][], notice: null as string | null }
+  const videoId = row.videoUrl ? youtubeVideoId(row.videoUrl) : null
+  if (!videoId || !row.removeSegments?.length) return none
+  try {
+    const segments = await fetchSegments(ctx.env.SPONSORBLOCK_URL, videoId, row.removeSegments, ctx.allow, signal)
+    return { remove: segments.map((s) => [s.start, s.end] as [number, number]), notice: null }
+  } catch (err) {
+    if (!(err instanceof SponsorBlockUnavailable)) throw err
+    log.warn('sponsorblock unavailable, converting uncut', { id: row.id, error: err.message })
+    return { ...none, notice: 'SponsorBlock could not be reached: converted without removing non-music parts.' }
   }
 }
 

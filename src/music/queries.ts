@@ -94,6 +94,8 @@ export async function listExpiredMusicJobs(db: Db, before: Date, limit = 500) {
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)
 
+const baseName = (file: string) => file.slice(file.lastIndexOf('/') + 1)
+
 /** The API shape (docs/api.md#music-job-shape): URLs point at this server's authenticated routes. */
 export function toMusicJob(row: MusicJobRow): MusicJob {
   const base = `/api/music/jobs/${row.id}`
@@ -110,10 +112,19 @@ export function toMusicJob(row: MusicJobRow): MusicJob {
     completed: row.completed?.toISOString() ?? null,
     failed: row.failed?.toISOString() ?? null,
     downloadUrl: row.outputFile ? `${base}/download` : null,
-    downloadFilename: row.outputFile ? row.outputFile.slice(row.outputFile.lastIndexOf('/') + 1) : null,
+    downloadFilename: row.outputFile ? baseName(row.outputFile) : null,
     createdAt: row.createdAt.toISOString(),
     progress: row.progress,
     webdav: row.webdav ?? null,
+    trackNumber: row.trackNumber,
+    year: row.year,
+    tracks: row.tracks.map((t) => ({
+      title: t.title,
+      trackNumber: t.trackNumber,
+      downloadUrl: `${base}/tracks/${t.trackNumber}/download`,
+      downloadFilename: baseName(t.file),
+    })),
+    notice: row.notice,
     ...jobError(row),
   }
 }

@@ -10,11 +10,15 @@ import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
 import { listenRoute } from '../ws/listen.ts'
 import { resolveArtwork } from './artwork.ts'
-import { createMusicJob, readUpload, refuseUnsafeUrl } from './create.ts'
+import { LookupService } from './lookup.ts'
+import { MusicBrainz } from './musicbrainz.ts'
+import { createMusicJob, readUpload } from './create.ts'
+import { refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { CallLimit } from './limits.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
-import { artworkUrlQuery, musicJobListQuery, videoUrlQuery } from './schema.ts'
+import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
+import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
 import { limitLookup, runLookup } from '../tools/lookup.ts'
 import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
@@ -22,6 +26,8 @@ import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
 export function musicRoutes(ctx: AppContext) {
   const { db, env } = ctx
+  const lookups = new LookupService(ctx)
+  const musicbrainz = new MusicBrainz(env, ctx.allow)
   const tagReads = new CallLimit(env.TAGS_CONCURRENCY, 2)
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
@@ -34,8 +40,7 @@ export function musicRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .post('/jobs/create', async (c) => {
-      const id = await createMusicJob(ctx, currentUser(c), c.req.raw)
-      return c.json({ id }, 201)
+      return c.json(await createMusicJob(ctx, currentUser(c), c.req.raw, lookups), 201)
     })
     .get('/jobs/list', valid('query', musicJobListQuery), async (c) => {
       const { page, per_page } = c.req.valid('query')
@@ -55,7 +60,18 @@ export function musicRoutes(ctx: AppContext) {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.outputFile) fail(404, 'File not found.')
       const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.outputFile)
-      return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: 'audio/mpeg' })
+      return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: mimeOf(row.outputFile) })
+    })
+    .get('/jobs/:id/tracks/:n/download', async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      const track = row.tracks.find((t) => String(t.trackNumber) === c.req.param('n'))
+      if (!track) fail(404, 'File not found.')
+      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), track.file)
+      return sendFile(c.req.raw, path, { filename: track.file.split('/').pop()!, type: 'audio/mpeg' })
+    })
+    .patch('/jobs/:id', valid('json', musicJobPatch), async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      return c.json(toMusicJob(await editJobTags(ctx, row, c.req.valid('json'))), 200)
     })
     .get('/jobs/:id/upload', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
@@ -83,6 +99,15 @@ export function musicRoutes(ctx: AppContext) {
       }
       if (!grouping) fail(400, 'Unable to get grouping.')
       return c.json({ grouping }, 200)
+    })
+    .get('/lookup', valid('query', videoUrlQuery), async (c) => {
+      const { video_url } = c.req.valid('query')
+      await refuseUnsafeUrl('video_url', video_url, ctx)
+      return c.json(await lookups.lookup(currentUser(c).id, video_url, c.req.raw.signal), 200)
+    })
+    .get('/musicbrainz', valid('query', musicbrainzQuery), async (c) => {
+      const { artist, title } = c.req.valid('query')
+      return c.json({ candidates: await musicbrainz.search(artist, title, c.req.raw.signal) }, 200)
     })
     .get('/artwork', valid('query', artworkUrlQuery), async (c) => {
       const { artwork_url } = c.req.valid('query')

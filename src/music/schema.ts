@@ -20,6 +20,23 @@ const httpUrl = z.string().refine((v) => {
   }
 }, 'Invalid Link')
 
+const wholeNumber = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, message)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, message)
+    .optional()
+
+/** A multipart checkbox: `true`/`1`/`on` (and `false`/`0`/empty for off). */
+const flag = z
+  .enum(['true', 'false', '1', '0', 'on', 'off', ''], { error: 'Must be true or false' })
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'on')
+
+/** SponsorBlock's segment categories (https://wiki.sponsor.ajay.app/w/Types). */
+export const SEGMENT_CATEGORIES = ['sponsor', 'selfpromo', 'interaction', 'intro', 'outro', 'preview', 'music_offtopic', 'filler'] as const
+
 /** `data:image/png;base64,...` (or jpeg), as POST /tags answers and the form sends back. */
 export const artworkDataUri = /^data:image\/(png|jpe?g|webp|gif);base64,([A-Za-z0-9+/=\s]+)$/
 
@@ -38,8 +55,28 @@ export const musicJobFields = z.object({
   artist: required(300),
   album: required(300),
   grouping: optional(300),
+  track_number: optional(8).pipe(wholeNumber(1, 999, 'Must be a whole number from 1 to 999')),
+  year: optional(8).pipe(wholeNumber(1000, 9999, 'Must be a year such as 1999')),
+  split_chapters: flag,
+  remove_segments: optional(200).pipe(
+    z
+      .string()
+      .transform((v) => [...new Set(v.split(',').map((c) => c.trim()).filter(Boolean))])
+      .refine((list) => list.every((c) => (SEGMENT_CATEGORIES as readonly string[]).includes(c)), {
+        error: `Must be a comma list of ${SEGMENT_CATEGORIES.join(', ')}`,
+      })
+      .optional(),
+  ),
+  playlist: flag,
 })
 export type MusicJobFields = z.output<typeof musicJobFields>
+
+/** The tag fields of a job, as the web's "Edit tags" form checks them before PATCH /jobs/{id}. */
+export const musicTagFields = musicJobFields.pick({ title: true, artist: true, album: true, grouping: true, year: true, track_number: true })
+
+/** With `playlist=true` each entry brings its own title; artist and album are fallbacks. */
+export const playlistJobFields = musicJobFields.extend({ title: optional(300), artist: optional(300), album: optional(300) })
+export type PlaylistJobFields = z.output<typeof playlistJobFields>
 
 export const musicJobListQuery = z.object({
   page: z.coerce.number({ error: 'Must be a number' }).int().min(1).max(1_000_000).default(1),
@@ -48,6 +85,10 @@ export const musicJobListQuery = z.object({
 
 export const videoUrlQuery = z.object({ video_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
 export const artworkUrlQuery = z.object({ artwork_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
+export const musicbrainzQuery = z.object({
+  title: z.string({ error: 'Required' }).trim().min(1, 'Required').max(300, 'At most 300 characters'),
+  artist: z.string().trim().max(300, 'At most 300 characters').default(''),
+})
 
 /** A job as GET /jobs/list answers it (docs/api.md#music-job-shape). */
 export interface MusicJob {
@@ -67,10 +108,30 @@ export interface MusicJob {
   createdAt: string
   progress: number
   webdav: 'uploaded' | 'failed' | null
+  trackNumber: number | null
+  year: number | null
+  /** One entry per track when chapters were split; `downloadUrl` then serves their ZIP. */
+  tracks: { title: string; trackNumber: number; downloadUrl: string; downloadFilename: string }[]
+  /** Something to know about a finished job, e.g. that SponsorBlock could not be reached. */
+  notice: string | null
   /** Why the job failed, for a person; null unless failed. */
   error: string | null
   errorKind: ErrorKind | null
 }
+
+/** PATCH /jobs/{id}: tags of a finished job. */
+export const musicJobPatch = z
+  .object({
+    title: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    artist: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    album: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    grouping: z.string().trim().max(300, 'At most 300 characters').nullable(),
+    trackNumber: z.number({ error: 'Must be a number' }).int().min(1).max(999).nullable(),
+    year: z.number({ error: 'Must be a number' }).int().min(1000).max(9999).nullable(),
+    artworkUrl: z.string().trim().max(4096).pipe(httpUrl).nullable(),
+  })
+  .partial()
+  .strict()
 
 /** WebSocket /api/music/jobs/listen messages. */
 export type MusicJobEvent =
@@ -85,4 +146,37 @@ export interface MusicTags {
   album: string | null
   grouping: string | null
   artworkUrl: string | null
+}
+
+export interface Chapter {
+  title: string
+  start: number
+  end: number
+}
+
+/** GET /lookup's answer (docs/api.md, Music): suggestions for the form, null where unknown. */
+export interface Lookup {
+  title: string | null
+  artist: string | null
+  album: string | null
+  grouping: string | null
+  artworkUrl: string | null
+  trackNumber: number | null
+  year: number | null
+  duration: number | null
+  chapters: Chapter[]
+  playlist: { title: string | null; count: number; entries: { url: string; title: string | null; duration: number | null }[] } | null
+}
+
+/** One recording GET /musicbrainz suggests. */
+export interface Candidate {
+  title: string
+  artist: string
+  album: string | null
+  year: number | null
+  trackNumber: number | null
+  trackCount: number | null
+  coverUrl: string | null
+  recordingId: string
+  releaseId: string | null
 }

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../auth/tables.ts'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
@@ -29,6 +29,18 @@ export const musicJobs = pgTable(
     artist: text('artist').notNull(),
     album: text('album').notNull(),
     grouping: text('grouping'),
+    /** TRCK `n/total`; the total is known for chapters and playlists. */
+    trackNumber: integer('track_number'),
+    trackCount: integer('track_count'),
+    year: integer('year'),
+    /** One tagged track per chapter (see chapters.ts). */
+    splitChapters: boolean('split_chapters').notNull().default(false),
+    /** SponsorBlock categories cut out of a YouTube video, e.g. `music_offtopic`. */
+    removeSegments: text('remove_segments').array(),
+    /** The split tracks, e.g. `{title, trackNumber, file: 'output/01 Intro.mp3'}`; outputFile is then their ZIP. */
+    tracks: jsonb('tracks').$type<StoredTrack[]>().notNull().default([]),
+    /** Something the user should know about a finished job (e.g. SponsorBlock was unreachable). */
+    notice: text('notice'),
     progress: integer('progress').notNull().default(0),
     /** The MP3, e.g. `output/Artist - Title.mp3`, once completed. */
     outputFile: text('output_file'),
@@ -46,5 +58,12 @@ export const musicJobs = pgTable(
   },
   (t) => [index('music_jobs_user_created_idx').on(t.userId, t.createdAt)],
 )
+
+/** A split track as stored: its file relative to the job folder. */
+export interface StoredTrack {
+  title: string
+  trackNumber: number
+  file: string
+}
 
 export type MusicJobRow = typeof musicJobs.$inferSelect

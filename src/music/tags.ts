@@ -42,17 +42,40 @@ async function id3v2Size(path: string): Promise<number> {
   return ((head[6]! & 0x7f) << 21) | ((head[7]! & 0x7f) << 14) | ((head[8]! & 0x7f) << 7) | (head[9]! & 0x7f)
 }
 
-/** Writes the whole ID3v2.3 tag: title, artist, album, grouping (TIT1) and the front cover (APIC type 3). */
+
+/** What a finished MP3 is tagged with. */
+export interface TrackTags {
+  title: string
+  artist: string
+  album: string
+  grouping: string | null
+  year?: number | null
+  trackNumber?: number | null
+  trackCount?: number | null
+}
+
+/** TRCK as `n/total` where the total is known, else `n`. */
+export const trackField = (n: number, total?: number | null) => (total ? `${n}/${total}` : String(n))
+
+/**
+ * Writes the whole ID3v2.3 tag: title, artist, album, grouping (TIT1), year
+ * (TYER, and TDRC for ID3v2.4 readers), track (TRCK), the front cover (APIC
+ * type 3) and ReplayGain 2.0 (TXXX:REPLAYGAIN_TRACK_GAIN/PEAK).
+ */
 export async function writeTags(
   path: string,
-  tags: { title: string; artist: string; album: string; grouping: string | null },
+  tags: TrackTags,
   artwork: Artwork | null,
+  replayGain: Record<string, string> | null = null,
 ): Promise<void> {
   const id3: NodeID3.Tags = {
     title: tags.title,
     artist: tags.artist,
     album: tags.album,
     ...(tags.grouping ? { contentGroup: tags.grouping } : {}),
+    ...(tags.year ? { year: String(tags.year), recordingTime: String(tags.year) } : {}),
+    ...(tags.trackNumber ? { trackNumber: trackField(tags.trackNumber, tags.trackCount) } : {}),
+    ...(replayGain ? { userDefinedText: Object.entries(replayGain).map(([description, value]) => ({ description, value })) } : {}),
     ...(artwork
       ? {
           image: {
@@ -66,4 +89,11 @@ export async function writeTags(
   }
   // rejects on failure (the file-path form resolves with nothing)
   await NodeID3.Promise.write(id3, path)
+}
+
+/** The ReplayGain TXXX frames already in a file (kept when its tags are rewritten). */
+export async function readReplayGain(path: string): Promise<Record<string, string> | null> {
+  const tags = await NodeID3.Promise.read(path, { include: ['TXXX'] })
+  const frames = (tags.userDefinedText ?? []).filter((f) => /^REPLAYGAIN_/i.test(f.description))
+  return frames.length ? Object.fromEntries(frames.map((f) => [f.description, f.value])) : null
 }

@@ -2,6 +2,10 @@ import { accessSync, constants } from 'node:fs'
 import { createRequire } from 'node:module'
 import { classifyFfmpeg, ToolFailure } from './failure.ts'
 import { runTool } from './run.ts'
+import { runProcess } from '../lib/process.ts'
+import { usableChapters } from '../music/chapters.ts'
+import type { Chapter } from '../music/schema.ts'
+import { LoudnessReader, measuringGraph, type Loudness } from './loudness.ts'
 
 /**
  * Which ffmpeg runs, in this order (docs/decisions/051-ffmpeg-discovery.md):
@@ -79,10 +83,18 @@ export async function ffmpegVersion(path: string): Promise<string | null> {
 
 export const FFMPEG_MISSING = 'no ffmpeg: FFMPEG_PATH unset, none on PATH and no ffmpeg package installed'
 
+/** Part of the source to convert, in seconds; `remove` lists spans cut out of it. */
+export interface ConvertRange {
+  start?: number
+  end?: number
+  remove?: [number, number][]
+}
+
 /**
  * Converts the first audio stream to MP3 (libmp3lame VBR -q:a 0), without
- * video or the source's tags. `onProgress` gets 0-1 from `-progress pipe:1`
- * against the duration ffmpeg prints on stderr.
+ * video, tags or chapters of the source, measuring its loudness in the same
+ * pass (loudness.ts). `onProgress` gets 0-1 from `-progress
+ * pipe:1` against the duration ffmpeg prints on stderr (or the range's length).
  */
 export async function convertToMp3(
   ffmpeg: Ffmpeg | null,
@@ -90,9 +102,14 @@ export async function convertToMp3(
   output: string,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
-): Promise<void> {
+  range: ConvertRange = {},
+): Promise<Loudness | null> {
   if (!ffmpeg) throw new ToolFailure('tool_missing', FFMPEG_MISSING)
-  let durationUs = 0
+  const seek = range.start ? ['-ss', range.start.toFixed(3)] : []
+  const length = range.end !== undefined ? range.end - (range.start ?? 0) : undefined
+  let durationUs = length !== undefined ? length * 1e6 : 0
+  const chain = range.remove?.length ? [removeSpans(range.remove)] : []
+  const loudness = new LoudnessReader()
   await runTool(
     'ffmpeg',
     [
@@ -100,14 +117,20 @@ export async function convertToMp3(
       '-hide_banner',
       '-nostdin',
       '-y',
+      ...seek,
+      ...(length !== undefined ? ['-t', length.toFixed(3)] : []),
       '-i',
       input,
+      '-filter_complex',
+      measuringGraph('0:a:0', chain),
       '-map',
-      '0:a:0',
+      '[out]',
       '-vn',
       '-sn',
       '-dn',
       '-map_metadata',
+      '-1',
+      '-map_chapters',
       '-1',
       '-c:a',
       'libmp3lame',
@@ -125,6 +148,7 @@ export async function convertToMp3(
       classify: classifyFfmpeg,
       // the input's duration comes first on stderr, before any progress block
       onStderrLine(line) {
+        loudness.line(line)
         const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
         if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
       },
@@ -135,4 +159,51 @@ export async function convertToMp3(
       },
     },
   )
+  return loudness.result()
+}
+
+/** An `aselect` dropping the given spans (seconds), timestamps made continuous again. */
+export function removeSpans(spans: [number, number][]): string {
+  const between = spans.map(([a, b]) => `between(t,${a.toFixed(3)},${b.toFixed(3)})`).join('+')
+  return `aselect='not(${between})',asetpts=N/SR/TB`
+}
+
+/**
+ * The chapters embedded in a media file, read from ffmpeg's description of
+ * its input (`Chapter #0:1: start 4.000000, end 8.000000` then its title),
+ * without converting anything.
+ */
+export async function fileChapters(ffmpeg: Ffmpeg | null, path: string, signal: AbortSignal): Promise<Chapter[]> {
+  if (!ffmpeg) throw new ToolFailure('tool_missing', FFMPEG_MISSING)
+  const chapters: Chapter[] = []
+  let current: Chapter | null = null
+  // no output file: ffmpeg describes the input and exits 1, which is expected here
+  await runProcess([ffmpeg.path, '-hide_banner', '-nostdin', '-i', path], {
+    signal,
+    onStderrLine(line) {
+      const c = /^\s*Chapter #\d+:\d+: start (-?[\d.]+), end (-?[\d.]+)/.exec(line)
+      if (c) {
+        current = { title: `Chapter ${chapters.length + 1}`, start: Number(c[1]), end: Number(c[2]) }
+        chapters.push(current)
+        return
+      }
+      const t = /^\s*title\s*:\s?(.*)$/.exec(line)
+      if (t && current && t[1]!.trim()) current.title = t[1]!.trim()
+      else if (/^\s*(Stream|Input) #/.test(line)) current = null
+    },
+  })
+  return usableChapters(chapters)
+}
+
+/**
+ * Centre-crops an image to a square JPEG (`output`); false when ffmpeg
+ * cannot read it (the caller keeps the original).
+ */
+export async function cropSquare(ffmpeg: Ffmpeg | null, input: string, output: string, signal: AbortSignal): Promise<boolean> {
+  if (!ffmpeg) return false
+  const result = await runProcess(
+    [ffmpeg.path, '-hide_banner', '-nostdin', '-y', '-i', input, '-vf', "crop='min(iw,ih)':'min(iw,ih)'", '-frames:v', '1', '-q:v', '2', '-f', 'image2', '-c:v', 'mjpeg', output],
+    { signal },
+  )
+  return result.code === 0
 }

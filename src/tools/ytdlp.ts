@@ -4,6 +4,8 @@ import { egressProxy } from '../lib/egress-proxy.ts'
 import type { AllowList } from '../lib/url-guard.ts'
 import { classifyYtdlp, ToolFailure } from './failure.ts'
 import { runTool } from './run.ts'
+import { chaptersOf } from '../music/chapters.ts'
+import type { Chapter } from '../music/schema.ts'
 
 /**
  * Every yt-dlp command line of the app is built here (music jobs, /grouping,
@@ -90,9 +92,21 @@ export async function runYtdlp(
   }
 }
 
-/** `yt-dlp -J`: the video's metadata without downloading it. */
-export async function videoInfo(cfg: YtdlpConfig, url: string, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const result = await runYtdlp(cfg, ['-J', '--skip-download', '--', url], {
+/** The most entries a playlist lookup lists (and a playlist job takes). */
+export const MAX_PLAYLIST_ENTRIES = 100
+
+/**
+ * `yt-dlp -J`: the video's metadata without downloading it. With `playlist`,
+ * a playlist link answers with its first 100 entries, unresolved (flat).
+ */
+export async function videoInfo(
+  cfg: YtdlpConfig,
+  url: string,
+  signal: AbortSignal,
+  opts: { playlist?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const playlist = opts.playlist ? ['--yes-playlist', '--flat-playlist', '--playlist-end', String(MAX_PLAYLIST_ENTRIES)] : []
+  const result = await runYtdlp(cfg, [...playlist, '-J', '--skip-download', '--', url], {
     signal,
     collectStdout: true,
     maxStdout: 32 * 1024 * 1024,
@@ -102,10 +116,12 @@ export async function videoInfo(cfg: YtdlpConfig, url: string, signal: AbortSign
 
 const PROGRESS_MARK = '[progress]'
 const SIZE_MARK = '[size]'
+const CHAPTERS_MARK = '[chapters]'
 
 /**
  * Downloads the best audio (or best overall when there is no audio-only
- * format) into `dir` as `source.<ext>`; returns its path.
+ * format) into `dir` as `source.<ext>`; returns its path and the chapters
+ * yt-dlp knows of (from the same call).
  * `onProgress` gets 0-1 from yt-dlp's progress template.
  */
 export async function downloadAudio(
@@ -114,8 +130,9 @@ export async function downloadAudio(
   dir: string,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
-): Promise<string> {
+): Promise<{ path: string; chapters: Chapter[] }> {
   let path = ''
+  let chapters: Chapter[] = []
   let skipped = ''
   let size = 0
   await runYtdlp(
@@ -130,6 +147,13 @@ export async function downloadAudio(
           if (whole > 0 && done! >= 0) onProgress(Math.min(1, done! / whole))
         } else if (line.startsWith(SIZE_MARK)) size = Number(line.slice(SIZE_MARK.length)) || 0
         else if (line.startsWith('/')) path = line.trim()
+        else if (line.startsWith(CHAPTERS_MARK)) {
+          try {
+            chapters = chaptersOf(JSON.parse(line.slice(CHAPTERS_MARK.length)) as Record<string, unknown>)
+          } catch {
+            // no chapters then
+          }
+        }
         else if (/larger than max-filesize/.test(line)) skipped = line.trim()
       },
     },
@@ -138,7 +162,7 @@ export async function downloadAudio(
   // --max-filesize skips; its "larger than" note shows only when yt-dlp is not quiet)
   if (skipped || !path) throw new ToolFailure('too_large', skipped || `no file: ${size || 'unknown'} bytes, over --max-filesize ${cfg.maxFilesize}?`)
   if (!path.startsWith(`${dir}/`)) throw new ToolFailure('internal', 'yt-dlp did not report the downloaded file')
-  return path
+  return { path, chapters }
 }
 
 /** downloadAudio's own arguments (after the base flags). */
@@ -157,6 +181,8 @@ export function downloadArgs(url: string, dir: string): string[] {
     `download:${PROGRESS_MARK} %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`,
     '--print',
     'after_move:filepath',
+    '--print',
+    `after_move:${CHAPTERS_MARK}%(.{chapters,duration})j`,
     '--no-simulate',
     '--',
     url,

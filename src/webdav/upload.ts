@@ -38,3 +38,12 @@ export async function uploadToWebdav(
     if (!ok) throw new Error('the server refused the file')
   })
 }
+
+/** Removes `/<name>` under the account's URL; a file already gone is fine. */
+export async function deleteFromWebdav(account: WebdavAccount, allow: AllowList, name: string, signal?: AbortSignal): Promise<void> {
+  patchFetch()
+  const client = createClient(account.url, { username: account.username, password: account.password })
+  await guardAllow.run(allow, async () => {
+    if (await client.exists(`/${name}`)) await client.deleteFile(`/${name}`, { signal } as never)
+  })
+}

@@ -17,6 +17,37 @@ export interface TestMedia {
   mp4: string
   jpg: string
   png: string
+  /** 12 s AAC with three embedded chapters ("Intro" 0-4, "Song Two" 4-8, "Finale" 8-12). */
+  chapters: string
+}
+
+/** The chapters of `TestMedia.chapters` (and of the `/album.html` page). */
+export const TEST_CHAPTERS = [
+  { title: 'Intro', start: 0, end: 4 },
+  { title: 'Song Two', start: 4, end: 8 },
+  { title: 'Finale', start: 8, end: 12 },
+]
+
+/** Writes an ffmetadata file naming `chapters` (seconds) for ffmpeg's `-i meta -map_chapters 1`. */
+export function ffmetadata(chapters: { title: string; start: number; end: number }[]): string {
+  const lines = [';FFMETADATA1']
+  for (const c of chapters) lines.push('[CHAPTER]', 'TIMEBASE=1/1000', `START=${Math.round(c.start * 1000)}`, `END=${Math.round(c.end * 1000)}`, `title=${c.title}`)
+  return `${lines.join('\n')}\n`
+}
+
+/** A source of `seconds` with a different tone per chapter and the chapters embedded. */
+export async function makeChaptered(path: string, chapters: { title: string; start: number; end: number }[], codec: 'aac' | 'mp3' = 'aac') {
+  const meta = `${path}.ffmeta`
+  await Bun.write(meta, ffmetadata(chapters))
+  const seconds = chapters.at(-1)!.end
+  await ffmpeg([
+    '-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `anoisesrc=d=${seconds}:a=0.05`,
+    '-i', meta, '-map_chapters', '2',
+    '-filter_complex', '[0][1]amix=inputs=2', '-ac', '2',
+    ...(codec === 'aac' ? ['-c:a', 'aac', '-b:a', '128k', '-f', 'mp4'] : ['-c:a', 'libmp3lame', '-b:a', '192k']),
+    path,
+  ])
 }
 
 const FFMPEG = process.env.FFMPEG_PATH || '/usr/bin/ffmpeg'
@@ -41,6 +72,7 @@ export function testMedia(): Promise<TestMedia> {
       mp4: join(dir, 'video.mp4'),
       jpg: join(dir, 'cover.jpg'),
       png: join(dir, 'cover.png'),
+      chapters: join(dir, 'chapters.m4a'),
     }
     const tone = (freq: number, seconds = 3) => ['-f', 'lavfi', '-i', `sine=frequency=${freq}:duration=${seconds}`]
     await Promise.all([
@@ -53,6 +85,7 @@ export function testMedia(): Promise<TestMedia> {
       ]),
       ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=64x64', '-frames:v', '1', m.jpg]),
       ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:s=48x48', '-frames:v', '1', m.png]),
+      makeChaptered(m.chapters, TEST_CHAPTERS),
     ])
     return m
   })()
@@ -99,6 +132,39 @@ const pageWithJsonLd = (base: string) => `<!doctype html>
 <script>document.getElementById('player').src = '/video.mp4'</script>
 </body></html>`
 
+/** A page whose JSON-LD `name` is `title` (upload-title patterns), optionally with chapters (`hasPart` clips). */
+const videoPage = (base: string, o: { title: string; media: string; duration: number; chapters?: typeof TEST_CHAPTERS }) => `<!doctype html>
+<html><head><title>${o.title.replace(/</g, '&lt;')}</title>
+<script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'VideoObject',
+  name: o.title,
+  uploadDate: '2024-01-02',
+  duration: `PT${o.duration}S`,
+  thumbnailUrl: `${base}/cover.jpg`,
+  contentUrl: `${base}${o.media}`,
+  author: { '@type': 'Person', name: 'Test Uploader' },
+  hasPart: o.chapters?.map((c) => ({ '@type': 'Clip', name: c.title, startOffset: c.start, endOffset: c.end })),
+}).replace(/</g, '\\u003c')}</script>
+</head><body><video controls></video></body></html>`
+
+/** An RSS feed yt-dlp's generic extractor reads as a playlist of its enclosures. */
+const playlistFeed = (base: string, items: { title: string; media: string; seconds: number }[]) => `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+<title>Test Playlist</title><link>${base}/</link><description>Generated</description>
+${items
+  .map(
+    (i) => `<item><title>${i.title}</title><enclosure url="${base}${i.media}" type="audio/mpeg" length="1"/><itunes:duration>${i.seconds}</itunes:duration></item>`,
+  )
+  .join('\n')}
+</channel></rss>`
+
+export const PLAYLIST_ITEMS = [
+  { title: 'First Artist - One (Official Audio)', media: '/audio.mp3', seconds: 3 },
+  { title: 'Second Artist - Two', media: '/audio.wav', seconds: 3 },
+  { title: 'Three | Third Artist', media: '/audio.mp3?3', seconds: 3 },
+]
+
 function fileResponse(req: Request, path: string, type: string): Response {
   const file = Bun.file(path)
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.get('range') ?? '')
@@ -121,6 +187,7 @@ export async function startMediaServer(opts: { hostname?: string } = {}): Promis
     ['/video.mp4', { path: media.mp4, type: 'video/mp4' }],
     ['/cover.jpg', { path: media.jpg, type: 'image/jpeg' }],
     ['/cover.png', { path: media.png, type: 'image/png' }],
+    ['/chapters.m4a', { path: media.chapters, type: 'audio/mp4' }],
   ])
   const hits: string[] = []
   const state = { slowRate: 64 * 1024 }
@@ -139,6 +206,12 @@ export async function startMediaServer(opts: { hostname?: string } = {}): Promis
       switch (url.pathname) {
         case '/page.html':
           return html(pageWithJsonLd(base))
+        case '/album.html':
+          return html(videoPage(base, { title: 'Test Band - Whole Album (Full Album)', media: '/chapters.m4a', duration: 12, chapters: TEST_CHAPTERS }))
+        case '/titled.html':
+          return html(videoPage(base, { title: url.searchParams.get('title') ?? 'Untitled', media: '/audio.mp3', duration: 3 }))
+        case '/playlist.rss':
+          return new Response(playlistFeed(base, PLAYLIST_ITEMS), { headers: { 'content-type': 'application/rss+xml' } })
         case '/og.html':
           return html(`<html><head><meta content="/cover.png" property="og:image"><meta name="twitter:image" content="/cover.jpg"></head></html>`)
         case '/twitter.html':

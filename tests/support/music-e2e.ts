@@ -5,6 +5,7 @@ import type { MusicJob } from '../../src/music/schema.ts'
 import { launchBrowser } from './browser.ts'
 import { createUser, e2eFolders, openLoggedInPage, SCREENSHOTS, type WatchedPage } from './e2e.ts'
 import { ffmpeg, makeTone, type MediaServer, startMediaServer, testMedia } from './media.ts'
+import { startMusicServices, type MusicServices } from './music-services.ts'
 import { type ServerProcess, startServerProcess } from './server-process.ts'
 import { ensureWebBuild } from './web-build.ts'
 
@@ -18,6 +19,8 @@ const PASSWORD = 'music-e2e-password'
 
 export interface MusicE2e extends WatchedPage {
   media: MediaServer
+  /** MusicBrainz, Cover Art Archive and SponsorBlock stand-ins the server talks to. */
+  services: MusicServices
   server: ServerProcess
   browser: Browser
   workDir: string
@@ -49,7 +52,7 @@ export function useMusicE2e(name: string) {
       ]),
       ensureWebBuild(),
     ])
-    const media = await startMediaServer()
+    const [media, services] = await Promise.all([startMediaServer(), startMusicServices()])
     media.addFile('long.mp3', long)
     await createUser(dataDir, EMAIL, PASSWORD)
     const [server, browser] = await Promise.all([
@@ -59,10 +62,13 @@ export function useMusicE2e(name: string) {
         FETCH_ALLOW_HOSTS: '127.0.0.1',
         RATE_LIMIT_MAX: '1000',
         JOB_CONCURRENCY: '2',
+        MUSICBRAINZ_URL: services.mbUrl,
+        COVERART_URL: services.caaUrl,
+        SPONSORBLOCK_URL: services.sbUrl,
       }),
       launchBrowser(),
     ])
-    Object.assign(m, { media, server, browser, workDir, taggedMp3 })
+    Object.assign(m, { media, services, server, browser, workDir, taggedMp3 })
     const viewport = { width: 1280, height: 900 }
     Object.assign(m, await openLoggedInPage(browser, { baseURL: server.url, viewport, acceptDownloads: true }, { email: EMAIL, password: PASSWORD }))
   }, 240_000)
@@ -71,7 +77,7 @@ export function useMusicE2e(name: string) {
     await m.context?.close()
     await m.browser?.close()
     await m.server?.stop()
-    await m.media?.stop()
+    await Promise.all([m.media?.stop(), m.services?.stop()])
     folders?.remove()
   })
   return m

@@ -14,6 +14,8 @@ export const queryKeys = {
   musicGrouping: { all: ['MusicGrouping'] as const, byUrl: (videoUrl: string) => ['MusicGrouping', videoUrl] as const },
   musicArtwork: { all: ['MusicArtwork'] as const, byUrl: (artworkUrl: string) => ['MusicArtwork', artworkUrl] as const },
   musicTags: { all: ['MusicTags'] as const },
+  musicLookup: { all: ['MusicLookup'] as const, byUrl: (videoUrl: string) => ['MusicLookup', videoUrl] as const },
+  musicBrainz: { all: ['MusicBrainz'] as const, search: (artist: string, title: string) => ['MusicBrainz', artist, title] as const },
   musicDownload: { all: ['MusicDownload'] as const },
   youtubeChannel: { all: ['YoutubeChannel'] as const, detail: (id: string) => ['YoutubeChannel', id] as const },
   youtubeUserChannel: { all: ['YoutubeUserChannel'] as const },

@@ -18,16 +18,24 @@ export const jobListQuery = (page: number, perPage = JOBS_PER_PAGE) =>
   })
 
 /** A look-up whose answer for one input does not change: asked once, not retried. */
-const lookupQuery = <T,>(queryKey: readonly unknown[], queryFn: () => Promise<T>) =>
+const cachedLookup = <T,>(queryKey: readonly unknown[], queryFn: () => Promise<T>) =>
   queryOptions({ queryKey, queryFn, retry: false, staleTime: Infinity })
 
 /** GET /api/music/grouping: the uploader/channel of a video link. */
 export const groupingQuery = (videoUrl: string) =>
-  lookupQuery(queryKeys.musicGrouping.byUrl(videoUrl), () => request(api.music.grouping.$get({ query: { video_url: videoUrl } })))
+  cachedLookup(queryKeys.musicGrouping.byUrl(videoUrl), () => request(api.music.grouping.$get({ query: { video_url: videoUrl } })))
+
+/** GET /api/music/lookup: suggestions from a link (tags, chapters, playlist entries). */
+export const lookupQuery = (videoUrl: string) =>
+  cachedLookup(queryKeys.musicLookup.byUrl(videoUrl), () => request(api.music.lookup.$get({ query: { video_url: videoUrl } })))
+
+/** GET /api/music/musicbrainz: up to 5 candidate recordings for artist and title. */
+export const musicbrainzQuery = (artist: string, title: string) =>
+  cachedLookup(queryKeys.musicBrainz.search(artist, title), () => request(api.music.musicbrainz.$get({ query: { artist, title } })))
 
 /** GET /api/music/artwork: a page or image URL resolved to its cover image. */
 export const artworkQuery = (artworkUrl: string) =>
-  lookupQuery(queryKeys.musicArtwork.byUrl(artworkUrl), () => request(api.music.artwork.$get({ query: { artwork_url: artworkUrl } })))
+  cachedLookup(queryKeys.musicArtwork.byUrl(artworkUrl), () => request(api.music.artwork.$get({ query: { artwork_url: artworkUrl } })))
 
 const multipart = (fields: Record<string, string | File | undefined>) => {
   const form = new FormData()
@@ -52,7 +60,17 @@ export interface CreateJobInput {
   artist: string
   album: string
   grouping?: string
+  trackNumber?: number
+  year?: number
+  splitChapters?: boolean
+  /** SponsorBlock categories to cut, e.g. `music_offtopic`. */
+  removeSegments?: string
+  /** One job per entry of a playlist link. */
+  playlist?: boolean
 }
+
+const flag = (v: boolean | undefined) => (v ? 'true' : undefined)
+const numberField = (v: number | undefined) => (v ? String(v) : undefined)
 
 /** POST /api/music/jobs/create (multipart); refreshes the job list. */
 export function useCreateJob() {
@@ -71,11 +89,27 @@ export function useCreateJob() {
               artist: input.artist,
               album: input.album,
               grouping: input.grouping || undefined,
+              track_number: numberField(input.trackNumber),
+              year: numberField(input.year),
+              split_chapters: flag(input.splitChapters),
+              remove_segments: input.removeSegments || undefined,
+              playlist: flag(input.playlist),
             }),
           },
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.musicJob.all }),
+  })
+}
+
+export type TagEdit = Partial<Pick<MusicJob, 'title' | 'artist' | 'album' | 'grouping' | 'trackNumber' | 'year'>>
+
+/** PATCH /api/music/jobs/{id}: new tags for a finished job; refreshes the job list. */
+export function useEditTags() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, tags }: { id: string; tags: TagEdit }) => request(api.music.jobs[':id'].$patch({ param: { id }, json: tags })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.musicJob.all }),
   })
 }
 

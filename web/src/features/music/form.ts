@@ -30,9 +30,16 @@ export interface MusicFormValues {
   artist: string
   album: string
   grouping: string
+  /** Optional tags (text while typed; the server's schema checks them). */
+  year: string
+  trackNumber: string
+  /** One track per chapter, when the link has chapters. */
+  splitChapters: boolean
+  /** Cut SponsorBlock's non-music segments (YouTube links); on by default. */
+  removeSegments: boolean
 }
 
-export type MusicFormField = Exclude<keyof MusicFormValues, 'source'>
+export type MusicFormField = Exclude<keyof MusicFormValues, 'source' | 'splitChapters' | 'removeSegments'>
 export type MusicFormErrors = Partial<Record<MusicFormField, string>>
 
 export const emptyMusicForm: MusicFormValues = {
@@ -44,6 +51,10 @@ export const emptyMusicForm: MusicFormValues = {
   artist: '',
   album: '',
   grouping: '',
+  year: '',
+  trackNumber: '',
+  splitChapters: false,
+  removeSegments: true,
 }
 
 const isHttpUrl = (value: string) => {
@@ -75,9 +86,19 @@ export function validateMusicForm(v: MusicFormValues): MusicFormErrors {
     artist: v.artist,
     album: v.album,
     grouping: v.grouping,
+    year: v.year,
+    track_number: v.trackNumber,
   })
   if (!parsed.success) {
-    const field: Record<string, MusicFormField> = { video_url: 'videoUrl', title: 'title', artist: 'artist', album: 'album', grouping: 'grouping' }
+    const field: Record<string, MusicFormField> = {
+      video_url: 'videoUrl',
+      title: 'title',
+      artist: 'artist',
+      album: 'album',
+      grouping: 'grouping',
+      year: 'year',
+      track_number: 'trackNumber',
+    }
     for (const issue of parsed.error.issues) {
       const key = field[String(issue.path[0])]
       if (key && !errors[key]) errors[key] = issue.message

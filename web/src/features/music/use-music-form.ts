@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { notify } from '~/components/ui/toaster.tsx'
 import { errorText } from '~/lib/api.ts'
 import { albumFromTitle } from './album.ts'
-import { artworkQuery, groupingQuery, type MusicTags, useCreateJob, useReadTags } from './api.ts'
+import { artworkQuery, type CreateJobInput, groupingQuery, lookupQuery, musicbrainzQuery, type MusicTags, useCreateJob, useReadTags } from './api.ts'
 import {
   classifyArtwork,
   emptyMusicForm,
@@ -17,6 +17,7 @@ import {
   validateMusicForm,
 } from './form.ts'
 import type { MusicPrefill } from './search.ts'
+import { applyCandidate, type Candidate, fillEmpty, isYoutubeLink } from './suggest.ts'
 import { useDebouncedValue } from '~/hooks/use-debounced-value.ts'
 
 function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormValues {
@@ -72,6 +73,22 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     // only when an answer arrives, not when the user edits the grouping afterwards
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [grouping.data])
+
+  // --- suggestions from the link (tags, chapters, playlist): they fill only what is still empty
+  const lookup = useQuery({ ...lookupQuery(debouncedUrl), enabled: lookUpGrouping })
+  const link = lookUpGrouping ? lookup.data : undefined
+  useEffect(() => {
+    if (link) setValues((v) => fillEmpty(v, link))
+  }, [link])
+
+  // --- MusicBrainz candidates, searched on request, applied with one click
+  const [brainzSearch, setBrainzSearch] = useState<{ artist: string; title: string } | null>(null)
+  const brainz = useQuery({ ...musicbrainzQuery(brainzSearch?.artist ?? '', brainzSearch?.title ?? ''), enabled: !!brainzSearch })
+  const pickCandidate = (c: Candidate) => {
+    setValues((v) => applyCandidate(v, c))
+    if (c.coverUrl) setDebouncedArtwork(c.coverUrl)
+    setBrainzSearch(null)
+  }
 
   // --- artwork: used directly, resolved by the server, or cleared
   const artworkSource = classifyArtwork(debouncedArtwork)
@@ -162,21 +179,44 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
       setPreparing(false)
     }
     const fromFile = values.source === 'file'
+    start({
+      file: fromFile ? (values.file ?? undefined) : undefined,
+      videoUrl: fromFile ? undefined : values.videoUrl.trim(),
+      artworkUrl,
+      title: values.title.trim(),
+      artist: values.artist.trim(),
+      album: values.album.trim(),
+      grouping: values.grouping.trim() || undefined,
+      year: Number(values.year) || undefined,
+      trackNumber: Number(values.trackNumber) || undefined,
+      splitChapters: !fromFile && values.splitChapters && (link?.chapters.length ?? 0) > 0,
+      removeSegments: !fromFile && values.removeSegments && isYoutubeLink(values.videoUrl) ? 'music_offtopic' : undefined,
+    })
+  }
+
+  /** "Add all N": one job per playlist entry, the album and artist from the form as fallbacks. */
+  const addPlaylist = async () => {
+    if (!link?.playlist || create.isPending) return
+    start({
+      videoUrl: values.videoUrl.trim(),
+      playlist: true,
+      artworkUrl: await artworkForSubmit(),
+      title: '',
+      artist: values.artist.trim(),
+      album: values.album.trim(),
+      grouping: values.grouping.trim() || undefined,
+      removeSegments: values.removeSegments && isYoutubeLink(values.videoUrl) ? 'music_offtopic' : undefined,
+    })
+  }
+
+  const start = (input: CreateJobInput) =>
     create.mutate(
-      {
-        file: fromFile ? (values.file ?? undefined) : undefined,
-        videoUrl: fromFile ? undefined : values.videoUrl.trim(),
-        artworkUrl,
-        title: values.title.trim(),
-        artist: values.artist.trim(),
-        album: values.album.trim(),
-        grouping: values.grouping.trim() || undefined,
-      },
+      input,
       {
         onSuccess: () => {
           notify.success('Job Created Successfully')
           // docs/product.md#music-downloader: then the video URL, artwork URL and title are cleared
-          setValues((v) => ({ ...v, videoUrl: '', artworkUrl: '', title: '' }))
+          setValues((v) => ({ ...v, videoUrl: '', artworkUrl: '', title: '', year: '', trackNumber: '', splitChapters: false }))
           setDebouncedUrl('')
           setDebouncedArtwork('')
           setSubmitted(false)
@@ -186,7 +226,6 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
         onError: (err) => notify.error('Job Failed to Start', errorText(err)),
       },
     )
-  }
 
   return {
     values,
@@ -196,7 +235,7 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     setVideoUrl: (url: string) => set('videoUrl', url),
     setArtworkUrl: (url: string) => set('artworkUrl', url),
     /** Props of a tag's text field: `<TextField label="Title" required {...form.tagField('title')} />`. */
-    tagField: (key: 'title' | 'artist' | 'album' | 'grouping') => ({
+    tagField: (key: 'title' | 'artist' | 'album' | 'grouping' | 'year' | 'trackNumber') => ({
       name: key,
       value: values[key],
       onChange: (e: { target: { value: string } }) =>
@@ -208,6 +247,23 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     }),
     chooseFile,
     rejectFile,
+    setFlag: (key: 'splitChapters' | 'removeSegments', on: boolean) => set(key, on),
+    link: {
+      loading: lookUpGrouping && lookup.isFetching,
+      chapters: link?.chapters ?? [],
+      playlist: link?.playlist ?? null,
+      youtube: values.source === 'url' && isYoutubeLink(values.videoUrl),
+    },
+    addPlaylist,
+    brainz: {
+      search: () => setBrainzSearch({ artist: values.artist.trim(), title: values.title.trim() }),
+      close: () => setBrainzSearch(null),
+      open: !!brainzSearch,
+      loading: brainz.isFetching,
+      error: brainz.isError ? 'Unable to reach MusicBrainz.' : null,
+      candidates: brainz.data?.candidates ?? [],
+      use: pickCandidate,
+    },
     /** The album is the one derived from the title (not typed or from tags). */
     albumFromTitle: values.album !== '' && values.album === albumFromTitle(values.title),
     groupingLoading: lookUpGrouping && grouping.isFetching,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { ListMusicIcon } from 'lucide-react'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
@@ -13,6 +13,7 @@ import { errorText } from '~/lib/api.ts'
 import { jobListQuery } from '../api.ts'
 import { type SocketState, useMusicJobEvents } from '../use-job-events.ts'
 import { JobRow } from './job-row.tsx'
+import { NowPlaying, type Playing } from './now-playing.tsx'
 
 const liveText: Record<SocketState, string> = {
   connecting: 'Connecting to live updates…',
@@ -42,6 +43,7 @@ export function JobList({ page, onPageChange }: { page: number; onPageChange: (p
   const socket = useMusicJobEvents()
   const list = useQuery(jobListQuery(page))
   const totalPages = list.data?.totalPages ?? 0
+  const [playing, setPlaying] = useState<Playing | null>(null)
 
   // deleting the last job of the last page: show the page before it
   useEffect(() => {
@@ -61,6 +63,7 @@ export function JobList({ page, onPageChange }: { page: number; onPageChange: (p
       </styled.div>
 
       <CardRoot overflow="hidden">
+        {playing && <NowPlaying playing={playing} onClose={() => setPlaying(null)} />}
         {list.isPending ? (
           <styled.div display="flex" justifyContent="center" py="12">
             <Spinner size="lg" label="Loading jobs" />
@@ -83,7 +86,7 @@ export function JobList({ page, onPageChange }: { page: number; onPageChange: (p
             transition="opacity 0.15s ease"
           >
             {list.data.jobs.map((job) => (
-              <JobRow key={job.id} job={job} />
+              <JobRow key={job.id} job={job} onPlay={setPlaying} />
             ))}
           </styled.ul>
         ) : (

@@ -1,4 +1,4 @@
-import { CircleXIcon, CloudCheckIcon, CloudOffIcon, DownloadIcon, FileAudioIcon, LinkIcon, Trash2Icon } from 'lucide-react'
+import { CircleXIcon, CloudCheckIcon, CloudOffIcon, DownloadIcon, FileAudioIcon, LinkIcon, PencilIcon, PlayIcon, Trash2Icon } from 'lucide-react'
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { spinner } from 'styled-system/recipes'
@@ -9,6 +9,8 @@ import { errorText } from '~/lib/api.ts'
 import { type MusicJob, useDeleteJob } from '../api.ts'
 import { downloadName } from '../form.ts'
 import placeholder from '../assets/artwork-placeholder.svg'
+import { EditTagsDialog } from './edit-tags-dialog.tsx'
+import type { Playing } from './now-playing.tsx'
 
 const sourceOf = (job: MusicJob) => {
   if (job.originalFilename) return { icon: <FileAudioIcon size={12} aria-hidden />, text: job.originalFilename }
@@ -41,9 +43,11 @@ function Thumbnail({ src }: { src: string | null }) {
 
 const FAILED_FALLBACK = 'The job failed. Delete it and try again.'
 
-/** One job (docs/product.md#music-jobs): Loading with progress, Download, or red Failed; Delete always. */
-export function JobRow({ job }: { job: MusicJob }) {
+/** One job (docs/product.md#music-jobs): Loading with progress, Download (or Play, Edit tags and the tracks), or red Failed; Delete always. */
+export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playing) => void }) {
   const remove = useDeleteJob()
+  const [editing, setEditing] = useState(false)
+  const split = job.tracks.length > 0
   const running = !job.completed && !job.failed
   const progress = Math.max(0, Math.min(100, Math.round(job.progress ?? 0)))
   const source = sourceOf(job)
@@ -53,7 +57,7 @@ export function JobRow({ job }: { job: MusicJob }) {
     <styled.li
       position="relative"
       display="flex"
-      flexWrap={{ base: 'wrap', sm: 'nowrap' }}
+      flexWrap={split || job.notice ? 'wrap' : { base: 'wrap', sm: 'nowrap' }}
       alignItems="center"
       gap={{ base: '3', sm: '4' }}
       px={{ base: '4', sm: '5' }}
@@ -120,12 +124,27 @@ export function JobRow({ job }: { job: MusicJob }) {
             </Button>
           </Tooltip>
         ) : (
-          <Button asChild size="sm" flex={{ base: '1', sm: 'initial' }} minW="36" type={undefined}>
-            <a href={job.downloadUrl ?? undefined} download={filename || true} title={filename}>
-              <DownloadIcon />
-              Download
-            </a>
-          </Button>
+          <>
+            {!split && job.downloadUrl && (
+              <Tooltip content="Play">
+                <IconButton aria-label={`Play ${job.title}`} variant="outline" size="sm" onClick={() => onPlay({ url: job.downloadUrl!, title: job.title })}>
+                  <PlayIcon />
+                </IconButton>
+              </Tooltip>
+            )}
+            <Tooltip content="Edit tags">
+              <IconButton aria-label={`Edit tags of ${job.title}`} variant="outline" size="sm" onClick={() => setEditing(true)}>
+                <PencilIcon />
+              </IconButton>
+            </Tooltip>
+            <Button asChild size="sm" flex={{ base: '1', sm: 'initial' }} minW="36" type={undefined}>
+              <a href={job.downloadUrl ?? undefined} download={filename || true} title={filename}>
+                <DownloadIcon />
+                {split ? 'Download all' : 'Download'}
+              </a>
+            </Button>
+            {editing && <EditTagsDialog job={job} open={editing} onOpenChange={setEditing} />}
+          </>
         )}
         <Tooltip content="Delete">
           <IconButton
@@ -141,6 +160,13 @@ export function JobRow({ job }: { job: MusicJob }) {
           </IconButton>
         </Tooltip>
       </styled.div>
+
+      {split && !running && !job.failed && <TrackList job={job} onPlay={onPlay} />}
+      {job.notice && !running && (
+        <styled.span width="full" textStyle="xs" color="fg.muted" ps={{ base: '60px', sm: '72px' }}>
+          {job.notice}
+        </styled.span>
+      )}
 
       {running && (
         <styled.div
@@ -175,5 +201,31 @@ function WebdavBadge({ label, tooltip, color, icon }: (typeof webdavBadges)[keyo
         {icon}
       </styled.span>
     </Tooltip>
+  )
+}
+
+/** The tracks of a job split by chapters: each playable and downloadable on its own. */
+function TrackList({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playing) => void }) {
+  return (
+    <styled.ol listStyle="none" m="0" p="0" width="full" ps={{ base: '0', sm: '72px' }} display="flex" flexDirection="column" gap="1" aria-label={`Tracks of ${job.title}`}>
+      {job.tracks.map((track) => (
+        <styled.li key={track.trackNumber} display="flex" alignItems="center" gap="2" textStyle="sm">
+          <styled.span fontVariantNumeric="tabular-nums" color="fg.subtle" minW="6">
+            {track.trackNumber}.
+          </styled.span>
+          <styled.span flex="1" minW="0" overflow="hidden" textOverflow="ellipsis" whiteSpace="nowrap">
+            {track.title}
+          </styled.span>
+          <IconButton aria-label={`Play ${track.title}`} variant="ghost" size="xs" onClick={() => onPlay({ url: track.downloadUrl, title: track.title })}>
+            <PlayIcon />
+          </IconButton>
+          <IconButton asChild aria-label={`Download ${track.title}`} variant="ghost" size="xs">
+            <a href={track.downloadUrl} download={track.downloadFilename}>
+              <DownloadIcon />
+            </a>
+          </IconButton>
+        </styled.li>
+      ))}
+    </styled.ol>
   )
 }

@@ -9,6 +9,8 @@ import type { MusicPrefill } from '../search.ts'
 import { useMusicForm } from '../use-music-form.ts'
 import { ArtworkPreview } from './artwork-preview.tsx'
 import { AudioDropzone } from './audio-dropzone.tsx'
+import { LinkOptions } from './link-options.tsx'
+import { MusicBrainzCandidates } from './musicbrainz-candidates.tsx'
 
 const artworkHelp = {
   none: 'An image link (.jpg, .png), or a page with a cover image',
@@ -93,6 +95,8 @@ export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCre
               />
             )}
 
+            <LinkOptions form={form} />
+
             <TextField
               label="Artwork URL"
               name="artwork_url"
@@ -128,7 +132,11 @@ export function MusicForm({ prefill, onCreated }: { prefill: MusicPrefill; onCre
                 {...form.tagField('grouping')}
                 helperText={form.groupingLoading ? <Pending>Looking up the channel…</Pending> : 'Optional, e.g. the channel'}
               />
+              <TextField label="Year" autoComplete="off" inputMode="numeric" placeholder="Optional" {...form.tagField('year')} />
+              <TextField label="Track number" autoComplete="off" inputMode="numeric" placeholder="Optional" {...form.tagField('trackNumber')} />
             </styled.div>
+
+            <MusicBrainzCandidates form={form} />
 
             <FormActions
               align="end"

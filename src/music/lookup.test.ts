@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { expectError } from '../../tests/support/http.ts'
+import { PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS, type MediaServer } from '../../tests/support/media.ts'
+import { lookupFromInfo } from './lookup.ts'
+import type { Lookup } from './schema.ts'
+
+// GET /lookup against Debian's yt-dlp reading pages from a local media server.
+setDefaultTimeout(30_000)
+
+let t: TestApp
+let media: MediaServer
+let alice: Client
+
+beforeAll(async () => {
+  media = await startMediaServer()
+  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+  ;({ client: alice } = await signUp(t))
+}, 60_000)
+afterAll(async () => {
+  await t?.close()
+  await media?.stop()
+})
+
+const lookup = async (url: string): Promise<Lookup> => {
+  const res = await alice.get(`/api/music/lookup?video_url=${encodeURIComponent(url)}`)
+  expect(res.status).toBe(200)
+  return (await res.json()) as Lookup
+}
+
+describe('GET /api/music/lookup', () => {
+  test('a page titled "Artist - Title (Official Video) [4K]": parsed, noise removed, thumbnail as artwork', async () => {
+    const url = `${media.url}/titled.html?title=${encodeURIComponent('Daft Punk - Get Lucky (Official Video) [4K]')}`
+    const found = await lookup(url)
+    expect(found).toEqual({
+      title: 'Get Lucky',
+      artist: 'Daft Punk',
+      album: null,
+      grouping: 'Test Uploader',
+      artworkUrl: `${media.url}/cover.jpg`,
+      trackNumber: null,
+      year: null,
+      duration: 3,
+      chapters: [],
+      playlist: null,
+    })
+    // cached per URL: a second ask does not run yt-dlp (the page is not fetched again)
+    const before = media.hits.filter((h) => h.startsWith('/titled.html')).length
+    expect(await lookup(url)).toEqual(found)
+    expect(media.hits.filter((h) => h.startsWith('/titled.html')).length).toBe(before)
+  })
+
+  test('"Title | Artist" and "feat." kept in the title', async () => {
+    expect(await lookup(`${media.url}/titled.html?title=${encodeURIComponent('Hello | Adele')}`)).toMatchObject({ title: 'Hello', artist: 'Adele' })
+    const feat = await lookup(`${media.url}/titled.html?title=${encodeURIComponent('Mark Ronson - Uptown Funk ft. Bruno Mars')}`)
+    expect(feat).toMatchObject({ title: 'Uptown Funk (feat. Bruno Mars)', artist: 'Mark Ronson' })
+  })
+
+  test('a video with chapters lists them', async () => {
+    const found = await lookup(`${media.url}/album.html`)
+    expect(found.title).toBe('Whole Album')
+    expect(found.artist).toBe('Test Band')
+    expect(found.album).toBe('Whole Album')
+    expect(found.chapters).toEqual(TEST_CHAPTERS)
+    expect(found.playlist).toBeNull()
+  })
+
+  test('a playlist link lists its entries, the album from its title', async () => {
+    const found = await lookup(`${media.url}/playlist.rss`)
+    expect(found.album).toBe('Test Playlist')
+    expect(found.playlist).toEqual({
+      title: 'Test Playlist',
+      count: PLAYLIST_ITEMS.length,
+      entries: PLAYLIST_ITEMS.map((i) => ({ url: `${media.url}${i.media}`, title: i.title, duration: i.seconds })),
+    })
+  })
+
+  test('bad input: 401 first, 422 naming the field, 400 when yt-dlp cannot read the link', async () => {
+    const anonymous = await new Client(t).get("/api/music/lookup?video_url=nope")
+    expect(anonymous.status).toBe(401)
+    await expectError(alice.get('/api/music/lookup?video_url=nope'), 422, /^video_url: Invalid Link/)
+    await expectError(alice.get('/api/music/lookup'), 422, /^video_url: /)
+    await expectError(alice.get(`/api/music/lookup?video_url=${encodeURIComponent(`${media.url}/nocover.html`)}`), 400, 'Unable to get video info.')
+    await expectError(alice.get(`/api/music/lookup?video_url=${encodeURIComponent('http://10.1.2.3/x')}`), 422, /^video_url: /)
+  })
+})
+
+describe('lookupFromInfo (YouTube Music shape)', () => {
+  test("the site's track, artist, album, year and track number win over the title", () => {
+    const found = lookupFromInfo({
+      title: 'Get Lucky (feat. Pharrell Williams)',
+      track: 'Get Lucky',
+      artist: 'Daft Punk, Pharrell Williams',
+      album: 'Random Access Memories',
+      release_year: 2013,
+      track_number: 8,
+      channel: 'Daft Punk - Topic',
+      uploader: 'Daft Punk - Topic',
+      duration: 369,
+      thumbnails: [{ url: 'https://i.ytimg.com/small.jpg' }, { url: 'https://i.ytimg.com/maxres.jpg' }],
+    })
+    expect(found).toMatchObject({
+      title: 'Get Lucky',
+      artist: 'Daft Punk, Pharrell Williams',
+      album: 'Random Access Memories',
+      year: 2013,
+      trackNumber: 8,
+      grouping: 'Daft Punk - Topic',
+      artworkUrl: 'https://i.ytimg.com/maxres.jpg',
+    })
+  })
+
+  test('no artist in the title: the channel, without " - Topic"', () => {
+    expect(lookupFromInfo({ title: 'Song Name', uploader: 'Singer - Topic' }).artist).toBe('Singer')
+  })
+})
