@@ -1,6 +1,6 @@
 /**
  * The managed yt-dlp and the cookies for it from the command line, on the
- * app's DATA_DIR and database (stop the app first when it runs on PGlite; the
+ * app's DATA_DIR and database (inside the running server over the admin channel when it runs; the
  * same actions are admin routes under /api/admin/tools). Listed in scripts/admin.ts:
  *
  *   bun scripts/admin.ts tools             which yt-dlp, ffmpeg and JS runtime run, and the last check
@@ -10,6 +10,7 @@
  *   bun scripts/admin.ts cookies remove
  */
 import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { parseAllowList } from '../src/lib/url-guard.ts'
 import { Cipher, loadSecret } from '../src/lib/secret.ts'
 import { cookiesStatus, MAX_COOKIES_BYTES, parseNetscapeCookies, removeCookies, saveCookies } from '../src/tools/cookies.ts'
@@ -17,6 +18,8 @@ import { Toolbox } from '../src/tools/toolbox.ts'
 import { CommandError, UsageError, type Command, type CommandContext } from './admin.ts'
 
 async function toolbox(ctx: CommandContext): Promise<Toolbox> {
+  // inside the running server (admin channel): its own toolbox, so an update or rollback takes effect there
+  if (ctx.app) return ctx.app.tools
   const { db } = await ctx.database()
   const tools = new Toolbox(ctx.env, { db, cipher: new Cipher(loadSecret(ctx.env.APP_SECRET, ctx.env.DATA_DIR)), allow: parseAllowList(ctx.env.FETCH_ALLOW_HOSTS) })
   await tools.init()
@@ -55,6 +58,8 @@ export const toolCommands: Record<string, Command> = {
   cookies: {
     usage: 'cookies set <file> | cookies remove',
     summary: 'hand a Netscape cookies.txt to every yt-dlp call (stored encrypted), or remove it',
+    // the server reads the file: a relative path is the caller's, not the server's working folder
+    forward: (args) => (args[0] === 'set' && args[1] ? ['set', resolve(args[1]), ...args.slice(2)] : args),
     async run(args, ctx) {
       const { db } = await ctx.database()
       if (args[0] === 'remove' && args.length === 1) {

@@ -19,6 +19,7 @@ beforeAll(async () => {
   ctx = {
     env: parseEnv({ ...fake.env, YOUTUBE_RETRY_BASE_MS: '1', LOG_LEVEL: 'silent' }),
     database: async () => database,
+    context: () => Promise.reject(new Error('the youtube commands run without a queue')),
     out: (line) => lines.push(line),
   }
 }, 60_000)

@@ -18,6 +18,8 @@ import { CommandError, UsageError, parseEmail, takeFlags, type Command, type Com
 
 /** What the handlers need, without a queue: work runs here and now. */
 async function youtubeCtx(ctx: CommandContext): Promise<AppContext> {
+  // inside the running server (admin channel): its own context, so sockets hear of refreshes
+  if (ctx.app) return ctx.app
   const { db } = await ctx.database()
   return { env: ctx.env, db, hub: new Hub(), jobs: undefined as never } as unknown as AppContext
 }

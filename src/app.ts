@@ -14,6 +14,7 @@ import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
 import { adminRoutes } from './admin/routes.ts'
+import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
 import { isOwnOrigin } from './lib/origin.ts'
 import { metricsRoutes, recordRequest } from './metrics-route.ts'
@@ -115,6 +116,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/music', musicRoutes(ctx))
     .route('/youtube', youtubeRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
+    .route('/notifications', notificationRoutes(ctx))
 
   // the IFrame Player API's origin serves its script and the player frames it creates
   const iframeApiOrigin = new URL(env.YOUTUBE_IFRAME_API_URL).origin

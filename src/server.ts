@@ -7,6 +7,7 @@ import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
 import { attachPgBridge } from './ws/pg-bridge.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
+import { serveAdminChannel } from './admin/channel.ts'
 
 /** How long requests in flight may take to finish at shutdown before their connections are cut. */
 const STOP_REQUESTS_MS = 5_000
@@ -43,6 +44,9 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
   // the tools are looked for once the server answers (running yt-dlp and ffmpeg to read their
   // versions takes a while on a busy machine); health says `starting` until then
   await ctx.tools.init()
+  // the local admin channel: scripts/admin.ts runs its commands in this process (src/admin/channel.ts)
+  const { runCommand } = await import('../scripts/admin.ts')
+  const channel = await serveAdminChannel(env.DATA_DIR, (argv, io) => runCommand(argv, io, env, ctx))
   // start: the worker runs once the database is open and the hub can reach sockets
   await jobs.start()
   const sweep = setInterval(
@@ -58,6 +62,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     // (running ones go back to the queue) and the database
     async stop() {
       clearInterval(sweep)
+      channel?.stop()
       ctx.hub.closeAll()
       await Promise.race([server.stop(), Bun.sleep(STOP_REQUESTS_MS)])
       await server.stop(true)

@@ -1,5 +1,5 @@
 import { desc, isNotNull } from 'drizzle-orm'
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { email } from '../auth/schema.ts'
 import { findUserByEmail } from '../auth/queries.ts'
@@ -18,20 +18,41 @@ import {
 import { getUserChannel } from '../youtube/queries/subscriptions.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import { youtubeChannels } from '../youtube/tables.ts'
+import { manageRoutes } from './manage-routes.ts'
 import { TooLarge } from '../lib/multipart.ts'
 import { cookiesStatus, parseNetscapeCookies, removeCookies, saveCookies } from '../tools/cookies.ts'
 import { checkYtdlpJob } from '../tools/jobs.ts'
-import { adminStatus } from './status.ts'
 
 const subscriptionsQuery = z.object({ email: email.optional() })
 const channelVideosQuery = z.object({ channel_id: channelIdSchema.optional(), date_after: dateAfterSchema.optional() })
 
-/** Admin-only routes: the status, the tools, and the refreshes (GET, answering the ids of the jobs they queued). */
+/**
+ * The spec's admin actions stay GET (and also take POST), so a GET must not be
+ * something another site can trigger: a link or image on another page would
+ * spend the YouTube quota with the admin's cookie (SameSite=Lax lets top-level
+ * GETs through). Browsers say where a request came from in Sec-Fetch-Site.
+ */
+const refuseCrossSiteGet: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const site = c.req.header('sec-fetch-site')
+  if ((c.req.method === 'GET' || c.req.method === 'HEAD') && (site === 'cross-site' || site === 'same-site')) {
+    fail(403, 'Cross-site request refused.')
+  }
+  await next()
+}
+
+const ACTION: ['GET', 'POST'] = ['GET', 'POST']
+
+/**
+ * Admin-only routes: the admin page's (manage-routes.ts), the tools, and the
+ * spec's refreshes (GET as the spec lists them, and POST; each answers the ids
+ * of the jobs it queued).
+ */
 export function adminRoutes(ctx: AppContext) {
   const { db, env } = ctx
   return new Hono<AppEnv>()
     .use(requireAdmin)
-    .get('/status', async (c) => c.json(await adminStatus(ctx), 200))
+    .use(refuseCrossSiteGet)
+    .route('/', manageRoutes(ctx))
     // the managed yt-dlp (src/tools/managed.ts) and the cookies handed to it (src/tools/cookies.ts)
     .post('/tools/ytdlp/update', async (c) => {
       if (!ctx.tools.managed.enabled) fail(409, 'The managed yt-dlp is off (YTDLP_PATH is set or YTDLP_UPDATE=off).')
@@ -59,14 +80,14 @@ export function adminRoutes(ctx: AppContext) {
       await removeCookies(db)
       return c.body(null, 204)
     })
-    .get('/cron/run', async (c) => {
+    .on(ACTION, '/cron/run', async (c) => {
       // every recurring job, now (loaded lazily: the registry pulls in every feature's jobs)
       const { jobModules } = await import('../jobs/registry.ts')
       const jobIds: string[] = []
       for (const s of jobModules.flatMap((m) => m.schedules ?? [])) jobIds.push(await ctx.jobs.enqueue(s.job, s.payload))
       return c.json({ jobIds }, 200)
     })
-    .get('/youtube/update_subscriptions', valid('query', subscriptionsQuery), async (c) => {
+    .on(ACTION, '/youtube/update_subscriptions', valid('query', subscriptionsQuery), async (c) => {
       const { email } = c.req.valid('query')
       if (!email) return c.json({ jobIds: [await ctx.jobs.enqueue(syncSubscriptionsJob, {})] }, 200)
       const user = await findUserByEmail(db, email)
@@ -75,14 +96,14 @@ export function adminRoutes(ctx: AppContext) {
       const id = await ctx.jobs.enqueue(syncSubscriptionsJob, { userId: user.id }, { jobId: `youtube.syncSubscriptions.${user.id}` })
       return c.json({ jobIds: [id] }, 200)
     })
-    .get('/youtube/update_channel_videos', valid('query', channelVideosQuery), async (c) => {
+    .on(ACTION, '/youtube/update_channel_videos', valid('query', channelVideosQuery), async (c) => {
       const { channel_id, date_after } = c.req.valid('query')
       const id = channel_id
         ? await enqueueChannelRefresh(ctx, channel_id, date_after)
         : await ctx.jobs.enqueue(refreshAllChannelsJob, date_after ? { dateAfter: date_after } : {})
       return c.json({ jobIds: [id] }, 200)
     })
-    .get('/youtube/update_video_categories', async (c) => {
+    .on(ACTION, '/youtube/update_video_categories', async (c) => {
       return c.json({ jobIds: [await ctx.jobs.enqueue(refreshCategoriesJob, {})] }, 200)
     })
     .get('/youtube/quota', async (c) => {

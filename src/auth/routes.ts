@@ -64,6 +64,7 @@ export function authRoutes(ctx: AppContext) {
       }
       await clearLoginFailures(db, email, ip)
       if (!user.verifiedAt) fail(401, 'Account is unverified.')
+      if (user.disabledAt) fail(403, 'Account is disabled.')
       const { token, expiresAt } = await createSession(db, user.id)
       setSessionCookie(c, token, expiresAt, env.TRUST_PROXY)
       return c.json({ email: user.email, admin: user.admin } satisfies SessionResponse, 200)

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm'
+import { and, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import type { AppContext, AppEnv, SessionUser } from '../context.ts'
@@ -12,6 +12,8 @@ import { hashToken, randomToken } from './tokens.ts'
 export const SESSION_COOKIE = 'tunefeed_session'
 const DAY = 24 * 60 * 60 * 1000
 export const SESSION_TTL = 30 * DAY
+/** users.lastSeenAt (the admin's user list) is written at most this often per user. */
+const LAST_SEEN_EVERY = 60 * 60 * 1000
 
 export async function createSession(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken()
@@ -34,11 +36,12 @@ export async function validateSession(
   const cache = sessionCache(db)
   const cached = cache.get(id)
   if (cached && cached.expiresAt - Date.now() >= SESSION_TTL / 2) return { user: cached.user, sessionId: id, renewedUntil: null }
+  // the one place a session meets its user: a disabled user's sessions stop here (the cache is forgotten on disable)
   const [row] = await db
-    .select({ id: users.id, email: users.email, admin: users.admin, expiresAt: sessions.expiresAt })
+    .select({ id: users.id, email: users.email, admin: users.admin, expiresAt: sessions.expiresAt, lastSeenAt: users.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date()), isNull(users.disabledAt)))
   if (!row) {
     cache.forget(id)
     return null
@@ -47,6 +50,9 @@ export async function validateSession(
   if (row.expiresAt.getTime() - Date.now() < SESSION_TTL / 2) {
     renewedUntil = new Date(Date.now() + SESSION_TTL)
     await db.update(sessions).set({ expiresAt: renewedUntil }).where(eq(sessions.id, id))
+  }
+  if (!row.lastSeenAt || Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY) {
+    await db.update(users).set({ lastSeenAt: new Date() }).where(eq(users.id, row.id))
   }
   const user = { id: row.id, email: row.email, admin: row.admin }
   cache.set(id, user, renewedUntil ?? row.expiresAt)

@@ -11,6 +11,10 @@ export const users = pgTable('users', {
   admin: boolean('admin').notNull().default(false),
   verifiedAt: ts('verified_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** Set by an admin: the user's sessions and tokens stop at once and sign-in is refused. */
+  disabledAt: ts('disabled_at'),
+  /** Last request with a session, recorded at most hourly (src/auth/session.ts). */
+  lastSeenAt: ts('last_seen_at'),
 })
 
 /** Only the SHA-256 of the session token is kept (hex). */

@@ -4,6 +4,7 @@ import { DelayedError, Queue, shutdownManager, UnrecoverableError, Worker, type 
 import type { AppContext } from '../context.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { metrics } from '../lib/metrics-registry.ts'
+import { recordFailure, recordScheduleRun, scheduleOf } from './history.ts'
 import {
   JobAbort,
   PermanentJobError,
@@ -174,6 +175,17 @@ export class BunqueueJobs implements Jobs {
     return list.map((s) => s.id.slice(this.schedulePrefix.length)).sort()
   }
 
+  async nextRuns(): Promise<Record<string, Date>> {
+    const list = await this.queue.getJobSchedulers(0, 1000)
+    return Object.fromEntries(list.filter((s) => s.next).map((s) => [s.id.slice(this.schedulePrefix.length), new Date(s.next)]))
+  }
+
+  /** A finished run of a job that a schedule runs: remembered as that schedule's last run. */
+  private async recordRun(name: string, payload: unknown, outcome: 'completed' | 'failed', error: string | null = null) {
+    const schedule = scheduleOf(this.modules.flatMap((m) => m.schedules ?? []), name, payload)
+    if (schedule && this.ctx) await recordScheduleRun(this.ctx.db, schedule.id, outcome, error)
+  }
+
   private get schedulePrefix() {
     // scheduler ids are global in the manager: keep one queue's apart from another's (tests run several)
     return `${this.queueName}:`
@@ -215,6 +227,7 @@ export class BunqueueJobs implements Jobs {
         const error = new Error(entry.error ?? `gave up: ${entry.reason}`)
         log.warn('job dead-lettered', { job: entry.job.name, id: entry.job.id, reason: entry.reason, error: entry.error })
         if (def?.onGiveUp && parsed?.success) await def.onGiveUp(this.ctx, parsed.data, error)
+        if (def && parsed?.success) await recordFailure(this.ctx, def, String(entry.job.id), parsed.data, error)
         await this.queue.removeDlqJobAsync(String(entry.job.id))
       }
     } catch (err) {
@@ -260,6 +273,7 @@ export class BunqueueJobs implements Jobs {
     try {
       await def.run(ctx, parsed.data, run)
       record('completed')
+      await this.recordRun(def.name, parsed.data, 'completed')
       log.info('job done', { job: def.name, id, attempt, ms: Math.round(performance.now() - started) })
     } catch (err) {
       const abort = controller.signal.reason instanceof JobAbort ? controller.signal.reason : null
@@ -283,6 +297,8 @@ export class BunqueueJobs implements Jobs {
       } catch (hookErr) {
         log.error('job give-up hook failed', { job: def.name, id, ...errorFields(hookErr) })
       }
+      await recordFailure(ctx, def, id, parsed.data, error)
+      await this.recordRun(def.name, parsed.data, 'failed', error.message)
       throw new UnrecoverableError(error.message)
     } finally {
       clearTimeout(timer)

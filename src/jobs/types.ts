@@ -49,6 +49,10 @@ export interface JobDefinition<P = unknown> {
    * last attempt). Must be idempotent.
    */
   onGiveUp?(ctx: AppContext, payload: P, error: Error): Promise<void>
+  /** The user the job works for (shown with its failure to the admin); none when omitted. */
+  owner?(ctx: AppContext, payload: P): Promise<string | null>
+  /** Called before an admin retries the given-up job (e.g. clear the failure the job recorded). */
+  beforeRetry?(ctx: AppContext, payload: P): Promise<void>
 }
 
 export interface EnqueueOptions {
@@ -97,4 +101,6 @@ export interface Jobs {
   cancel(jobId: string): Promise<void>
   /** The scheduler ids currently registered (empty when SCHEDULER is off). */
   schedules(): Promise<string[]>
+  /** When each registered schedule runs next (by schedule id). */
+  nextRuns(): Promise<Record<string, Date>>
 }

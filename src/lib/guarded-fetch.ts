@@ -24,7 +24,9 @@ export async function guardedFetch(raw: string | URL, init: GuardedInit = {}): P
     if (target.address) [via.username, via.password] = ['pin', encodeURIComponent(target.address)]
     let res: Response
     try {
-      res = await fetch(target.url, { ...rest, redirect: 'manual', proxy: via.toString() })
+      // keepalive off: the proxy serves one request per connection, and a pooled connection it
+      // already closed made the next guarded request fail with ECONNRESET
+      res = await fetch(target.url, { ...rest, redirect: 'manual', proxy: via.toString(), keepalive: false })
     } catch (err) {
       // a tunnel the proxy refused (HTTPS); plain HTTP refusals come back as 403 below
       if ((err as { code?: string }).code === 'ERR_PROXY_TUNNEL') throw new UrlRefused('the link could not be reached safely')

@@ -253,6 +253,14 @@ describe('guardedFetch (loopback servers only)', () => {
   test('maxRedirects 0 refuses any redirect', async () => {
     await expect(guardedFetch(`${base}/to-same`, { allow, maxRedirects: 0 })).rejects.toBeInstanceOf(UrlRefused)
   })
+
+  test('many requests in a row all arrive (the proxy serves one request per connection: none is reused)', async () => {
+    // a pooled connection the proxy had closed made every other request fail with ECONNRESET
+    for (let i = 0; i < 30; i++) {
+      const res = await guardedFetch(`${base}/target`, { allow, method: i % 2 ? 'POST' : 'GET', body: i % 2 ? 'x' : undefined })
+      expect(await res.text()).toBe('landed')
+    }
+  })
 })
 
 describe('guardedFetch and DNS rebinding (loopback servers only)', () => {

@@ -4,21 +4,51 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
+import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
+import { ERROR_SENTENCES } from '../tools/failure.ts'
 import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
-import { deleteMusicJob, failMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs } from './queries.ts'
+import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
   name: 'music.run',
   payload: z.object({ jobId: z.uuid() }),
-  run: (ctx, { jobId }, job) => runMusicJob(ctx, jobId, job),
+  async run(ctx, { jobId }, job) {
+    const before = await getMusicJob(ctx.db, jobId)
+    await runMusicJob(ctx, jobId, job)
+    const row = await getMusicJob(ctx.db, jobId)
+    if (before && !before.completed && row?.completed) {
+      await notifyUsers(ctx, [row.userId], 'onJobFinished', {
+        event: 'job.finished',
+        title: 'Music job finished',
+        text: `${row.artist} - ${row.title} is ready to download.`,
+        url: pageUrl(ctx, '/music/downloader'),
+        items: [],
+      })
+    }
+  },
   // transient tool failures (network, bot check, timeout) are retried, further apart each time
   backoff: 'exponential',
   async onGiveUp(ctx, { jobId }, error) {
     const row = await failMusicJob(ctx.db, jobId, error.message, failureKind(error))
     if (!row) return
+    await notifyUsers(ctx, [row.userId], 'onJobFailed', {
+      event: 'job.failed',
+      title: 'Music job failed',
+      // the sentence for a person (never a path or a command line), as the job list shows it
+      text: `${row.artist} - ${row.title}: ${ERROR_SENTENCES[failureKind(error)]}`,
+      url: pageUrl(ctx, '/music/downloader'),
+      items: [],
+    })
     await rm(workDir(jobDir(ctx.env.DATA_DIR, row.userId, row.id)), { recursive: true, force: true })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
+  },
+  owner: async (ctx, { jobId }) => (await getMusicJob(ctx.db, jobId))?.userId ?? null,
+  // an admin's retry runs the job again from the start: it is in progress again for its owner
+  async beforeRetry(ctx, { jobId }) {
+    await updateMusicJob(ctx.db, jobId, { failed: null, error: null, errorKind: null, progress: 0, startedAt: null })
+    const row = await getMusicJob(ctx.db, jobId)
+    if (row) publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
   },
 }
 

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { QuotaExhausted, assertQuotaLeft, quotaDay } from './quota.ts'
-import { followedChannelIds } from './queries/channels.ts'
+import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
+import { followedChannelIds, followers } from './queries/channels.ts'
 import { usersWithChannel } from './queries/subscriptions.ts'
 import { refreshCategories, refreshChannel, resetStuckRefreshes, type RefreshOutcome } from './refresh.ts'
 import { syncSubscriptions } from './sync.ts'
@@ -52,10 +53,22 @@ export const refreshChannelJob: JobDefinition<z.infer<typeof refreshChannelPaylo
     const outcome = await refreshChannel(
       ctx,
       { channelId: p.channelId, dateAfter: p.dateAfter ? parseDateAfter(p.dateAfter) : undefined },
-      { signal: job.signal },
+      { signal: job.signal, onNews: (channel, videos) => notifyNewVideos(ctx, channel, videos) },
     )
     if (outcome.status === 'quota') await resumeAfterReset(ctx, outcome.resetsAt, 'channels')
   },
+}
+
+/** One message per refresh to each follower who wants it: the new videos' titles and links. */
+async function notifyNewVideos(ctx: AppContext, channel: { id: string; title: string }, videos: { id: string; title: string }[]) {
+  const n = videos.length
+  await notifyUsers(ctx, await followers(ctx.db, channel.id), 'onNewVideos', {
+    event: 'videos.new',
+    title: `${n} new video${n === 1 ? '' : 's'} from ${channel.title}`,
+    text: `New from ${channel.title}:`,
+    url: pageUrl(ctx, `/youtube/channel/${channel.id}`),
+    items: videos.slice(0, 100).map((v) => ({ title: v.title, url: pageUrl(ctx, `/youtube/video/${v.id}`) ?? `https://www.youtube.com/watch?v=${v.id}` })),
+  })
 }
 
 /** Queues one channel's refresh; a refresh of the same channel already waiting is not added twice. */
@@ -133,6 +146,7 @@ export const syncSubscriptionsJob: JobDefinition<z.infer<typeof syncSubscription
   async run(ctx, p, job) {
     await syncAllSubscriptions(ctx, p, job.signal)
   },
+  owner: async (_ctx, p) => p.userId ?? null,
 }
 
 const noPayload = z.object({}).strict()

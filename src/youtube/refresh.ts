@@ -141,7 +141,12 @@ async function newVideos(ctx: YoutubeCtx, client: YoutubeClient, channelId: stri
 export async function refreshChannel(
   ctx: YoutubeCtx,
   input: { channelId: string; dateAfter?: Date },
-  opts: { signal?: AbortSignal; client?: YoutubeClient } = {},
+  opts: {
+    signal?: AbortSignal
+    client?: YoutubeClient
+    /** Called once with the videos this refresh added (not for a channel's first fill); must not throw. */
+    onNews?: (channel: { id: string; title: string }, videos: { id: string; title: string }[]) => Promise<void>
+  } = {},
 ): Promise<RefreshOutcome> {
   const client = opts.client ?? youtubeClientFor(ctx, opts.signal)
   let channel = await getChannel(ctx.db, input.channelId)
@@ -165,15 +170,20 @@ export async function refreshChannel(
   try {
     const { ids, via, entries } = await newUploadIds(ctx, client, channel, input.dateAfter)
     const videos = await newVideos(ctx, client, channel.id, ids, entries)
-    const added = await ctx.db.transaction(async (tx) => {
-      const n = await insertVideos(tx, videos)
+    const inserted = await ctx.db.transaction(async (tx) => {
+      const ids = await insertVideos(tx, videos)
       await tx
         .update(youtubeChannels)
         .set({ refreshedAt: sql`now()`, refreshError: null })
         .where(eq(youtubeChannels.id, channel.id))
-      return n
+      return new Set(ids)
     })
+    const added = inserted.size
     log.info('channel refreshed', { channelId: channel.id, added, via })
+    // a first fill of a channel is its back catalogue, not news
+    if (channel.refreshedAt && added && opts.onNews) {
+      await opts.onNews({ id: channel.id, title: channel.title }, videos.filter((v) => inserted.has(v.id)))
+    }
     return { status: 'done', added, via }
   } catch (err) {
     if (err instanceof QuotaExhausted) {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
+import { axeFindings, type Finding } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { adminCommand, createUser, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
@@ -18,8 +17,6 @@ const EMAIL = 'a11y-e2e@example.com'
 const PASSWORD = 'a11y-e2e-password'
 const DESKTOP = { width: 1280, height: 800 }
 const PHONE = { width: 390, height: 760 }
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
 let fake: FakeYoutube
 let server: ServerProcess
@@ -57,22 +54,8 @@ afterAll(async () => {
   folders?.remove()
 })
 
-type Finding = { page: string; id: string; impact: string; help: string; targets: string[] }
-
 /** axe-core's serious and critical WCAG A/AA findings on the page as it is now. */
-async function axe(label: string): Promise<Finding[]> {
-  await page.waitForLoadState('networkidle')
-  await page.waitForTimeout(300) // transitions settle (colour contrast is read from the painted styles)
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE })
-  const violations = await page.evaluate(async (tags) => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page, not imported
-    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
-    return result.violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[]
-  }, WCAG_AA)
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ page: label, id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }))
-}
+const axe = (label: string): Promise<Finding[]> => axeFindings(page, label)
 
 async function visit(path: string, ready: () => Promise<unknown>) {
   await page.goto(path)

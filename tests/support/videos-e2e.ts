@@ -6,6 +6,9 @@ import { CHROMIUM_PATH } from './browser.ts'
 import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from './e2e.ts'
 import { type ServerProcess, startServerProcess } from './server-process.ts'
 import { ensureWebBuild } from './web-build.ts'
+import { until } from './wait.ts'
+
+export { until }
 
 // The video area end to end (tests/e2e/videos-*.test.ts): the built web app in
 // Debian's Chromium against the real server process (job queue, WebSocket) and
@@ -121,15 +124,6 @@ export type VideoJson = {
   channel: { title: string }
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeout = 30_000): Promise<T> {
-  const end = Date.now() + timeout
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(150)
-  }
-}
 
 /** Subscribes through the API; returns the channel id (its first refresh runs on). */
 export async function subscribe(handle: string): Promise<string> {

@@ -73,6 +73,10 @@ export class InlineJobs implements Jobs {
   async schedules() {
     return []
   }
+
+  async nextRuns() {
+    return {}
+  }
 }
 
 export interface YoutubeTestApp extends TestApp {

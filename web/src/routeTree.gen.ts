@@ -14,6 +14,7 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as PublicRouteImport } from './routes/_public'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppAccountRouteImport } from './routes/_app/account'
+import { Route as AppAdminRouteImport } from './routes/_app/admin'
 import { Route as PublicCreateRouteImport } from './routes/_public/create'
 import { Route as PublicLoginRouteImport } from './routes/_public/login'
 import { Route as PublicPrivacyRouteImport } from './routes/_public/privacy'
@@ -47,6 +48,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppAccountRoute = AppAccountRouteImport.update({
   id: '/account',
   path: '/account',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAdminRoute = AppAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
   getParentRoute: () => AppRoute,
 } as any)
 const PublicCreateRoute = PublicCreateRouteImport.update({
@@ -109,6 +115,7 @@ export interface FileRoutesByFullPath {
   '/$': typeof SplatRoute
   '/': typeof AppIndexRoute
   '/account': typeof AppAccountRoute
+  '/admin': typeof AppAdminRoute
   '/create': typeof PublicCreateRoute
   '/login': typeof PublicLoginRoute
   '/privacy': typeof PublicPrivacyRoute
@@ -125,6 +132,7 @@ export interface FileRoutesByTo {
   '/$': typeof SplatRoute
   '/': typeof AppIndexRoute
   '/account': typeof AppAccountRoute
+  '/admin': typeof AppAdminRoute
   '/create': typeof PublicCreateRoute
   '/login': typeof PublicLoginRoute
   '/privacy': typeof PublicPrivacyRoute
@@ -143,6 +151,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/_public': typeof PublicRouteWithChildren
   '/_app/account': typeof AppAccountRoute
+  '/_app/admin': typeof AppAdminRoute
   '/_public/create': typeof PublicCreateRoute
   '/_public/login': typeof PublicLoginRoute
   '/_public/privacy': typeof PublicPrivacyRoute
@@ -162,6 +171,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/'
     | '/account'
+    | '/admin'
     | '/create'
     | '/login'
     | '/privacy'
@@ -178,6 +188,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/'
     | '/account'
+    | '/admin'
     | '/create'
     | '/login'
     | '/privacy'
@@ -195,6 +206,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/_public'
     | '/_app/account'
+    | '/_app/admin'
     | '/_public/create'
     | '/_public/login'
     | '/_public/privacy'
@@ -250,6 +262,13 @@ declare module '@tanstack/react-router' {
       path: '/account'
       fullPath: '/account'
       preLoaderRoute: typeof AppAccountRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/admin': {
+      id: '/_app/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AppAdminRouteImport
       parentRoute: typeof AppRoute
     }
     '/_public/create': {
@@ -334,6 +353,7 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppAccountRoute: typeof AppAccountRoute
+  AppAdminRoute: typeof AppAdminRoute
   AppIndexRoute: typeof AppIndexRoute
   AppMusicDownloaderRoute: typeof AppMusicDownloaderRoute
   AppYoutubeSubscriptionsRoute: typeof AppYoutubeSubscriptionsRoute
@@ -344,6 +364,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAccountRoute: AppAccountRoute,
+  AppAdminRoute: AppAdminRoute,
   AppIndexRoute: AppIndexRoute,
   AppMusicDownloaderRoute: AppMusicDownloaderRoute,
   AppYoutubeSubscriptionsRoute: AppYoutubeSubscriptionsRoute,

@@ -13,9 +13,9 @@ export async function knownVideoIds(db: Tx, ids: string[]): Promise<Set<string>>
   return new Set(rows.map((r) => r.id))
 }
 
-/** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns how many were new. */
-export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<number> {
-  if (videos.length === 0) return 0
+/** Stores videos (and a name for any category not seen yet); existing ids are left alone. Returns the ids of the new ones. */
+export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]> {
+  if (videos.length === 0) return []
   // category 0: none known (videos from a feed, without a key); it is never listed
   const categoryIds = [...new Set(videos.map((v) => v.categoryId))].filter((id) => id > 0)
   if (categoryIds.length) {
@@ -25,15 +25,15 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<number> 
       .onConflictDoNothing()
   }
   const counts = new Map<string, { channelId: string; categoryId: number; kind: VideoKind; videos: number }>()
-  let added = 0
+  const added: string[] = []
   for (let i = 0; i < videos.length; i += 500) {
     const rows = await db
       .insert(youtubeVideos)
       .values(videos.slice(i, i + 500))
       .onConflictDoNothing()
-      .returning({ channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId, kind: youtubeVideos.kind })
-    added += rows.length
-    for (const r of rows) {
+      .returning({ id: youtubeVideos.id, channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId, kind: youtubeVideos.kind })
+    for (const { id, ...r } of rows) {
+      added.push(id)
       const key = `${r.channelId}/${r.categoryId}/${r.kind}`
       const entry = counts.get(key) ?? { ...r, videos: 0 }
       entry.videos++

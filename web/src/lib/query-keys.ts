@@ -38,4 +38,13 @@ export const queryKeys = {
   youtubeVideoCategory: { all: ['YoutubeVideoCategory'] as const },
   youtubeLikeVideos: { all: ['YoutubeLikeVideos'] as const },
   youtubeQueueVideos: { all: ['YoutubeQueueVideos'] as const },
+  admin: {
+    all: ['Admin'] as const,
+    status: () => ['Admin', 'status'] as const,
+    users: (filters: { page: number; q: string }) => ['Admin', 'users', filters] as const,
+    jobs: () => ['Admin', 'jobs'] as const,
+    schedules: () => ['Admin', 'schedules'] as const,
+    mail: () => ['Admin', 'mail'] as const,
+  },
+  notifications: { all: ['Notifications'] as const },
 } as const

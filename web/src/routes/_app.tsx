@@ -26,9 +26,12 @@ export const Route = createFileRoute('/_app')({
   ),
   pendingMs: 0,
   pendingMinMs: 200,
-  component: () => (
-    <AppShell>
-      <Outlet />
-    </AppShell>
-  ),
+  component: function AppLayout() {
+    const { user } = Route.useRouteContext()
+    return (
+      <AppShell admin={user.admin}>
+        <Outlet />
+      </AppShell>
+    )
+  },
 })

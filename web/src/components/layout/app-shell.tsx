@@ -13,7 +13,7 @@ import { FOOTER_HEIGHT, HEADER_HEIGHT, NAVBAR_WIDTH } from './sizes.ts'
  * Shell of the signed-in area (docs/product.md#layout): 60 px header, 200 px side navigation
  * (burger below md), and a 100 px footer only while autoplay is on.
  */
-export function AppShell({ children }: { children: ReactNode }) {
+export function AppShell({ children, admin = false }: { children: ReactNode; admin?: boolean }) {
   const { autoplay } = useSnapshot(playerStore)
   const [navOpen, setNavOpen] = useState(false)
   const pathname = useRouterState({ select: (s) => s.location.pathname })
@@ -49,7 +49,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     >
       <SkipLink />
       <Header navOpen={navOpen} onToggleNav={() => setNavOpen((o) => !o)} />
-      <SideNav open={navOpen} />
+      <SideNav open={navOpen} admin={admin} />
       <styled.main
         id={MAIN_ID}
         tabIndex={-1}

@@ -1,5 +1,5 @@
 import { Link, type LinkProps } from '@tanstack/react-router'
-import { CircleUserIcon, ListVideoIcon, MusicIcon, TvMinimalPlayIcon } from 'lucide-react'
+import { CircleUserIcon, ListVideoIcon, MusicIcon, ShieldIcon, TvMinimalPlayIcon } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css } from 'styled-system/css'
 import { styled } from 'styled-system/jsx'
@@ -36,10 +36,12 @@ function NavItem({ to, icon, children }: { to: LinkProps['to']; icon: ReactNode;
 export type SideNavProps = {
   /** Open as an overlay below the md breakpoint (always shown from md up). */
   open: boolean
+  /** Shows the Admin entry (admins only). */
+  admin?: boolean
 }
 
 /** docs/product.md#side-navigation: 200 px wide, collapsing into the burger below the md breakpoint. */
-export function SideNav({ open }: SideNavProps) {
+export function SideNav({ open, admin = false }: SideNavProps) {
   return (
     <styled.nav
       id="side-nav"
@@ -68,7 +70,12 @@ export function SideNav({ open }: SideNavProps) {
           Subscriptions
         </NavItem>
       </styled.div>
-      <styled.div borderTopWidth="1px" pt="2">
+      <styled.div borderTopWidth="1px" pt="2" display="flex" flexDirection="column" gap="1">
+        {admin && (
+          <NavItem to="/admin" icon={<ShieldIcon />}>
+            Admin
+          </NavItem>
+        )}
         <NavItem to="/account" icon={<CircleUserIcon />}>
           Account
         </NavItem>

@@ -45,3 +45,20 @@ export function useLogout() {
     },
   })
 }
+
+/** Account → Notifications (docs/api.md, Account). */
+export const notificationsQuery = queryOptions({
+  queryKey: queryKeys.notifications.all,
+  queryFn: () => request(api.notifications.$get()),
+})
+
+export function useSaveNotifications() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (json: { ntfyUrl: string | null; webhookUrl: string | null; onJobFinished: boolean; onJobFailed: boolean; onNewVideos: boolean }) =>
+      request(api.notifications.$put({ json })),
+    onSuccess: (saved) => queryClient.setQueryData(queryKeys.notifications.all, saved),
+  })
+}
+
+export const useTestNotification = () => useMutation({ mutationFn: () => request(api.notifications.test.$post()) })

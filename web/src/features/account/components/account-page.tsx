@@ -3,9 +3,10 @@ import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/c
 import type { SessionUser } from '~/lib/session.ts'
 import { AccountTab } from './account-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
+import { NotificationsTab } from './notifications-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (docs/product.md#account-page): tabs Account (default), WebDAV and Legal. */
+/** /account (docs/product.md#account-page): tabs Account (default), WebDAV, Notifications and Legal. */
 export function AccountPage({ user }: { user: SessionUser }) {
   return (
     <Page title="Account">
@@ -13,6 +14,7 @@ export function AccountPage({ user }: { user: SessionUser }) {
         <TabsList>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
+          <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
@@ -21,6 +23,9 @@ export function AccountPage({ user }: { user: SessionUser }) {
         </TabsContent>
         <TabsContent value="webdav">
           <WebdavTab />
+        </TabsContent>
+        <TabsContent value="notifications">
+          <NotificationsTab />
         </TabsContent>
         <TabsContent value="legal">
           <LegalTab />

@@ -1,0 +1,67 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { AppContext, AppEnv } from '../context.ts'
+import { currentUser } from '../auth/session.ts'
+import { fail } from '../lib/errors.ts'
+import { valid } from '../lib/validate.ts'
+import { adminFailedJobs, deleteFailedJob, retryFailedJob, runSchedule } from './jobs.ts'
+import { userListQuery, userPatch } from './schema.ts'
+import { adminMail, adminSchedules, adminStatus, queueCounts, testMail } from './status.ts'
+import { deleteUser, getAdminUser, listUsers, updateUser } from './users.ts'
+
+const uuid = z.uuid()
+/** A path id that is not a uuid names nothing: the same 404 as an unknown one. */
+function pathId(raw: string, what: string): string {
+  if (!uuid.safeParse(raw).success) fail(404, `${what} not found.`)
+  return raw
+}
+
+/**
+ * The admin page's routes (docs/api.md, Admin): status, users, failed jobs,
+ * schedules and mail. Mounted behind requireAdmin by routes.ts.
+ */
+export function manageRoutes(ctx: AppContext) {
+  const { db } = ctx
+  return new Hono<AppEnv>()
+    .get('/status', async (c) => c.json(await adminStatus(ctx), 200))
+    .get('/users', valid('query', userListQuery), async (c) => {
+      const { page, per_page, q } = c.req.valid('query')
+      return c.json(await listUsers(db, { page, perPage: per_page, q: q || undefined }), 200)
+    })
+    .get('/users/:id', async (c) => {
+      const user = await getAdminUser(db, pathId(c.req.param('id'), 'User'))
+      if (!user) fail(404, 'User not found.')
+      return c.json(user, 200)
+    })
+    .patch('/users/:id', valid('json', userPatch), async (c) => {
+      return c.json(await updateUser(db, pathId(c.req.param('id'), 'User'), c.req.valid('json')), 200)
+    })
+    .delete('/users/:id', async (c) => {
+      await deleteUser(ctx, pathId(c.req.param('id'), 'User'))
+      return c.body(null, 204)
+    })
+    .get('/jobs', async (c) => {
+      const [counts, failed] = await Promise.all([queueCounts(ctx), adminFailedJobs(ctx)])
+      return c.json({ counts, failed }, 200)
+    })
+    .post('/jobs/:id/retry', async (c) => {
+      return c.json({ jobIds: [await retryFailedJob(ctx, pathId(c.req.param('id'), 'Job'))] }, 200)
+    })
+    .delete('/jobs/:id', async (c) => {
+      await deleteFailedJob(ctx, pathId(c.req.param('id'), 'Job'))
+      return c.body(null, 204)
+    })
+    .get('/schedules', async (c) => c.json({ schedules: await adminSchedules(ctx) }, 200))
+    .post('/schedules/:name/run', async (c) => {
+      return c.json({ jobIds: [await runSchedule(ctx, c.req.param('name'))] }, 200)
+    })
+    .get('/mail', (c) => c.json(adminMail(ctx), 200))
+    .post('/mail/test', async (c) => {
+      try {
+        await ctx.mailer.send(testMail(currentUser(c).email))
+      } catch (err) {
+        fail(400, `Mail could not be sent: ${err instanceof Error ? err.message : String(err)}`)
+      }
+      return c.body(null, 204)
+    })
+}

@@ -1,0 +1,125 @@
+import { rm } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { and, asc, count, eq, ilike, isNull, ne, sql } from 'drizzle-orm'
+import type { AppContext } from '../context.ts'
+import type { Db } from '../db/client.ts'
+import { sessionCache } from '../auth/session-cache.ts'
+import { sessions, users } from '../auth/tables.ts'
+import { fail } from '../lib/errors.ts'
+import { musicJobs } from '../music/tables.ts'
+import { youtubeSubscriptions } from '../youtube/tables.ts'
+import type { AdminUser } from './schema.ts'
+
+/**
+ * The admin's user management (GET/PATCH/DELETE /api/admin/users and the
+ * matching scripts/admin.ts commands). "Admins" here are enabled admins:
+ * the last one can be neither demoted, disabled nor deleted.
+ */
+
+// drizzle leaves column names unqualified inside sql``: the correlated subqueries name their tables themselves
+const jobCount = sql<number>`(select count(*)::int from ${musicJobs} j where j.user_id = "users"."id")`
+const subscriptionCount = sql<number>`(select count(*)::int from ${youtubeSubscriptions} s where s.user_id = "users"."id" and s.deleted_at is null)`
+
+const columns = {
+  id: users.id,
+  email: users.email,
+  admin: users.admin,
+  verifiedAt: users.verifiedAt,
+  disabledAt: users.disabledAt,
+  createdAt: users.createdAt,
+  lastSeenAt: users.lastSeenAt,
+  jobCount,
+  subscriptionCount,
+}
+
+type Row = { [K in keyof typeof columns]: K extends 'jobCount' | 'subscriptionCount' ? number : (typeof users.$inferSelect)[K & keyof typeof users.$inferSelect] }
+
+function toAdminUser(r: Row): AdminUser {
+  return {
+    id: r.id,
+    email: r.email,
+    admin: r.admin,
+    verified: !!r.verifiedAt,
+    disabled: !!r.disabledAt,
+    createdAt: r.createdAt.toISOString(),
+    lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
+    jobCount: Number(r.jobCount),
+    subscriptionCount: Number(r.subscriptionCount),
+  }
+}
+
+/** `%`, `_` and `\` typed in a search are literal characters. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** Users by e-mail, optionally those whose e-mail contains `q`. */
+export async function listUsers(db: Db, opts: { page: number; perPage: number; q?: string }) {
+  const where = opts.q ? ilike(users.email, likePattern(opts.q)) : undefined
+  const [total] = await db.select({ n: count() }).from(users).where(where)
+  const rows = await db
+    .select(columns)
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.email))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage)
+  return { users: rows.map(toAdminUser), totalPages: Math.ceil((total?.n ?? 0) / opts.perPage) }
+}
+
+export async function getAdminUser(db: Db, id: string): Promise<AdminUser | null> {
+  const [row] = await db.select(columns).from(users).where(eq(users.id, id))
+  return row ? toAdminUser(row) : null
+}
+
+export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase()))
+  return row?.id ?? null
+}
+
+/** Other enabled admins than `id`; the lock keeps two concurrent demotions from removing both. */
+async function assertNotLastAdmin(tx: Db, id: string) {
+  await tx.execute(sql`select id from users where admin for update`)
+  const [other] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.admin, true), isNull(users.disabledAt), ne(users.id, id)))
+    .limit(1)
+  if (!other) fail(409, 'Cannot remove the last admin.')
+}
+
+/**
+ * Grants/revokes admin and disables/enables. Disabling ends the user's
+ * sessions at once (rows deleted, this process's cache forgotten; other
+ * processes within the session cache's few seconds, src/auth/session-cache.ts).
+ */
+export async function updateUser(db: Db, id: string, change: { admin?: boolean; disabled?: boolean }): Promise<AdminUser> {
+  await db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(eq(users.id, id))
+    if (!user) fail(404, 'User not found.')
+    const losesAdmin = user.admin && !user.disabledAt && (change.admin === false || change.disabled === true)
+    if (losesAdmin) await assertNotLastAdmin(tx as unknown as Db, id)
+    const values: Partial<typeof users.$inferInsert> = {}
+    if (change.admin !== undefined) values.admin = change.admin
+    if (change.disabled !== undefined) values.disabledAt = change.disabled ? (user.disabledAt ?? new Date()) : null
+    if (Object.keys(values).length) await tx.update(users).set(values).where(eq(users.id, id))
+    if (change.disabled) await tx.delete(sessions).where(eq(sessions.userId, id))
+  })
+  sessionCache(db).forgetUser({ id })
+  return (await getAdminUser(db, id))!
+}
+
+/** Deletes a user with all their data (rows through the foreign keys, running jobs, files). */
+export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
+  const { db, env } = ctx
+  const jobs = await db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(eq(users.id, id))
+    if (!user) fail(404, 'User not found.')
+    if (user.admin && !user.disabledAt) await assertNotLastAdmin(tx as unknown as Db, id)
+    const rows = await tx.select({ id: musicJobs.id }).from(musicJobs).where(eq(musicJobs.userId, id))
+    // the rows go first so a running job cannot record anything after this
+    await tx.delete(users).where(eq(users.id, id))
+    return rows
+  })
+  sessionCache(db).forgetUser({ id })
+  for (const job of jobs) await ctx.jobs.cancel(job.id)
+  await rm(resolve(env.DATA_DIR, 'music', id), { recursive: true, force: true })
+}

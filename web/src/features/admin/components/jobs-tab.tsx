@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query'
+import { styled } from 'styled-system/jsx'
+import { Button } from '~/components/ui/button.tsx'
+import { notify } from '~/components/ui/toaster.tsx'
+import { errorText } from '~/lib/api.ts'
+import { jobsQuery, useDeleteJob, useRetryJob } from '../api.ts'
+import { Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
+
+/** Jobs tab: counts by state, the failed jobs with their reasons and owners, retry or delete. */
+export function JobsTab() {
+  const query = useQuery(jobsQuery)
+  const retry = useRetryJob()
+  const remove = useDeleteJob()
+  const onError = (err: unknown) => notify.error('Action failed', errorText(err))
+  return (
+    <Loaded query={query}>
+      {({ counts, failed }) => (
+        <styled.div display="flex" flexDirection="column" gap="4">
+          <styled.p textStyle="sm">
+            <Badge>{counts.waiting} waiting</Badge>
+            <Badge tone="info">{counts.active} active</Badge>
+            <Badge tone={counts.failed ? 'bad' : undefined}>{counts.failed} failed</Badge>
+          </styled.p>
+          {failed.length === 0 ? (
+            <styled.p color="fg.muted">No failed jobs.</styled.p>
+          ) : (
+            <TableScroller label="Failed jobs">
+              <Table>
+                <styled.caption srOnly>Failed jobs</styled.caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Job</th>
+                    <th scope="col">Owner</th>
+                    <th scope="col">Failed</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {failed.map((job) => (
+                    <tr key={job.id}>
+                      <td>{job.name}</td>
+                      <td>{job.owner?.email ?? '–'}</td>
+                      <td>{when(job.failedAt)}</td>
+                      <td>{job.error}</td>
+                      <td>
+                        <styled.div display="flex" gap="2">
+                          <Button size="xs" variant="outline" aria-label={`Retry ${job.name} of ${when(job.failedAt)}`} loading={retry.isPending && retry.variables === job.id} onClick={() => retry.mutate(job.id, { onError, onSuccess: () => notify.success('Job queued again') })}>
+                            Retry
+                          </Button>
+                          <Button size="xs" variant="outline" colorPalette="red" aria-label={`Delete ${job.name} of ${when(job.failedAt)}`} loading={remove.isPending && remove.variables === job.id} onClick={() => remove.mutate(job.id, { onError })}>
+                            Delete
+                          </Button>
+                        </styled.div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </TableScroller>
+          )}
+        </styled.div>
+      )}
+    </Loaded>
+  )
+}

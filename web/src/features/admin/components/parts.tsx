@@ -1,0 +1,72 @@
+import type { ReactNode } from 'react'
+import { styled } from 'styled-system/jsx'
+import { Alert } from '~/components/ui/alert.tsx'
+import { CardBody, CardRoot, CardTitle } from '~/components/ui/card.tsx'
+import { Spinner } from '~/components/ui/spinner.tsx'
+import { errorText } from '~/lib/api.ts'
+
+/** Local date and time of an ISO timestamp, or a dash. */
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–')
+
+/** A titled card of label/value rows (a description list), and buttons under it. */
+export function FactCard({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <CardRoot>
+      <CardBody pt="5" display="flex" flexDirection="column" gap="3">
+        <CardTitle textStyle="md">{title}</CardTitle>
+        <styled.dl display="grid" gridTemplateColumns={{ base: '1fr', sm: 'minmax(8rem, max-content) 1fr' }} columnGap="6" rowGap="2" textStyle="sm">
+          {children}
+        </styled.dl>
+        {actions}
+      </CardBody>
+    </CardRoot>
+  )
+}
+
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <styled.dt color="fg.muted" fontWeight="medium">
+        {label}
+      </styled.dt>
+      <styled.dd overflowWrap="anywhere">{children}</styled.dd>
+    </>
+  )
+}
+
+/** A loading spinner, the error, or the content once the query has data. */
+export function Loaded<T>({ query, children }: { query: { data?: T; error: unknown; isPending: boolean }; children: (data: T) => ReactNode }) {
+  if (query.data !== undefined) return <>{children(query.data)}</>
+  if (query.error) return <Alert status="error">{errorText(query.error)}</Alert>
+  return <Spinner label="Loading" />
+}
+
+export const Table = styled('table', {
+  base: {
+    width: 'full',
+    textStyle: 'sm',
+    borderCollapse: 'collapse',
+    '& th': { textAlign: 'start', color: 'fg.muted', fontWeight: 'semibold', py: '2', px: '3', borderBottomWidth: '1px' },
+    '& td': { py: '2', px: '3', borderBottomWidth: '1px', verticalAlign: 'top' },
+  },
+})
+
+/** Horizontal scrolling for wide tables on small screens (focusable so keyboard users can scroll it). */
+export function TableScroller({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <styled.div overflowX="auto" tabIndex={0} role="region" aria-label={label} _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.default' }}>
+      {children}
+    </styled.div>
+  )
+}
+
+export const Badge = styled('span', {
+  base: { display: 'inline-block', px: '2', py: '0.5', borderRadius: 'l2', textStyle: 'xs', fontWeight: 'medium', bg: 'gray.a3', color: 'fg.default', me: '1' },
+  variants: {
+    tone: {
+      ok: { bg: 'green.a3', color: 'green.text' },
+      bad: { bg: 'red.a3', color: 'red.text' },
+      info: { bg: 'iris.a3', color: 'iris.text' },
+    },
+  },
+})

@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query'
+import { styled } from 'styled-system/jsx'
+import { statusQuery } from '../api.ts'
+import { Badge, Fact, FactCard, Loaded, when } from './parts.tsx'
+import { CookiesCard, ToolsCard } from './tools-cards.tsx'
+
+/** Status tab: version, database and queue, tools, YouTube mode and quota. */
+export function StatusTab() {
+  const query = useQuery(statusQuery)
+  return (
+    <Loaded query={query}>
+      {(status) => {
+        const quota = status.youtube.quota
+        return (
+          <styled.div display="grid" gridTemplateColumns={{ base: '1fr', lg: '1fr 1fr' }} gap="4">
+            <FactCard title="Server">
+              <Fact label="Version">{status.version}</Fact>
+              <Fact label="Database">
+                {status.database.kind === 'pglite' ? 'Embedded (PGlite)' : 'PostgreSQL'} · {status.database.version}
+              </Fact>
+              <Fact label="Queue">
+                {status.queue.waiting} waiting · {status.queue.active} active · {status.queue.failed} failed
+              </Fact>
+            </FactCard>
+            <FactCard title="YouTube">
+              <Fact label="Mode">{status.youtube.mode === 'api' ? 'API key' : 'Feeds only (no API key)'}</Fact>
+              <Fact label="Quota today">
+                {quota.units} of {quota.budget} units ({quota.day}, Pacific time)
+              </Fact>
+              <Fact label="State">
+                {quota.exhausted ? (
+                  <>
+                    <Badge tone="bad">Stopped</Badge> {quota.cause} Resumes {when(quota.resetsAt)}.
+                  </>
+                ) : (
+                  <Badge tone="ok">Working</Badge>
+                )}
+              </Fact>
+            </FactCard>
+            <ToolsCard tools={status.tools} />
+            <CookiesCard cookies={status.cookies} />
+          </styled.div>
+        )
+      }}
+    </Loaded>
+  )
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react'
+import { styled } from 'styled-system/jsx'
+import { Alert } from '~/components/ui/alert.tsx'
+import { Button } from '~/components/ui/button.tsx'
+import { notify } from '~/components/ui/toaster.tsx'
+import { errorText, type OkBody } from '~/lib/api.ts'
+import type { api } from '~/lib/api.ts'
+import { useRemoveCookies, useRollbackYtdlp, useSetCookies, useUpdateYtdlp } from '../api.ts'
+import { Badge, Fact, FactCard, when } from './parts.tsx'
+
+type Status = OkBody<Awaited<ReturnType<typeof api.admin.status.$get>>>
+const onError = (err: unknown) => notify.error('Action failed', errorText(err))
+
+/** yt-dlp (version, managed or not, last check, update now, roll back), ffmpeg and the JS runtime. */
+export function ToolsCard({ tools }: { tools: Status['tools'] }) {
+  const update = useUpdateYtdlp()
+  const rollback = useRollbackYtdlp()
+  const y = tools.ytDlp
+  return (
+    <FactCard
+      title="Tools"
+      actions={
+      <styled.div display="flex" gap="2" flexWrap="wrap" pt="1">
+        <Button size="sm" variant="outline" disabled={y.channel === 'off'} loading={update.isPending} onClick={() => update.mutate(undefined, { onError, onSuccess: () => notify.success('Checking for a newer yt-dlp') })}>
+          Update now
+        </Button>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={!y.previousVersion}
+          loading={rollback.isPending}
+          onClick={() => rollback.mutate(undefined, { onError, onSuccess: (r) => notify.success(`yt-dlp ${r.version} is in use again`) })}
+        >
+          Roll back{y.previousVersion ? ` to ${y.previousVersion}` : ''}
+        </Button>
+      </styled.div>
+      }
+    >
+      <Fact label="yt-dlp">
+        {y.version ?? <Badge tone="bad">Missing</Badge>} {y.managed ? `(managed, ${y.channel} channel)` : `(${y.source ?? 'not found'}, not managed)`}
+      </Fact>
+      <Fact label="Last check">
+        {y.checkedAt ? `${when(y.checkedAt)} · updated ${when(y.updatedAt)}` : 'Never checked'}
+        {y.lastError && <styled.span color="fg.error"> · {y.lastError}</styled.span>}
+      </Fact>
+      <Fact label="ffmpeg">
+        {tools.ffmpeg.version ?? <Badge tone="bad">Missing</Badge>} {tools.ffmpeg.source && `(${tools.ffmpeg.source})`}
+        {tools.ffmpeg.advice && <styled.span display="block" color="fg.muted">{tools.ffmpeg.advice}</styled.span>}
+      </Fact>
+      <Fact label="JS runtime">
+        {tools.jsRuntime.name} {tools.jsRuntime.version}
+      </Fact>
+    </FactCard>
+  )
+}
+
+/** The cookies handed to yt-dlp: never shown, only counted; set, replace or remove. */
+export function CookiesCard({ cookies }: { cookies: Status['cookies'] }) {
+  const set = useSetCookies()
+  const remove = useRemoveCookies()
+  const [file, setFile] = useState<File | null>(null)
+  return (
+    <FactCard
+      title="Cookies"
+      actions={
+      <styled.div display="flex" flexDirection="column" gap="2">
+        <styled.label htmlFor="cookies-file" textStyle="sm" fontWeight="medium">
+          Cookies file (Netscape cookies.txt, at most 1 MB)
+        </styled.label>
+        <styled.input
+          id="cookies-file"
+          type="file"
+          accept=".txt,text/plain"
+          textStyle="sm"
+          _file={{ me: '3', px: '3', py: '1.5', borderWidth: '1px', borderColor: 'border', borderRadius: 'l2', bg: 'gray.a3', color: 'fg.default', fontWeight: 'medium', cursor: 'pointer' }}
+          _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' }}
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        {set.isError && <Alert status="error">{errorText(set.error)}</Alert>}
+        <styled.div display="flex" gap="2" flexWrap="wrap">
+          <Button
+            size="sm"
+            disabled={!file}
+            loading={set.isPending}
+            onClick={async () => file && set.mutate(await file.text(), { onSuccess: (r) => notify.success(`Cookies set: ${r.count} for ${r.domains.join(', ')}`) })}
+          >
+            {cookies.set ? 'Replace cookies' : 'Set cookies'}
+          </Button>
+          <Button size="sm" variant="outline" colorPalette="red" color="red.text" disabled={!cookies.set} loading={remove.isPending} onClick={() => remove.mutate(undefined, { onError, onSuccess: () => notify.success('Cookies removed') })}>
+            Remove cookies
+          </Button>
+        </styled.div>
+      </styled.div>
+      }
+    >
+      <Fact label="In use">{cookies.set ? `${cookies.count} cookies for ${cookies.domains.join(', ')} (set ${when(cookies.updatedAt)})` : 'None'}</Fact>
+    </FactCard>
+  )
+}
