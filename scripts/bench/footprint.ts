@@ -75,6 +75,8 @@ async function start(cmd: string[], dataDir: string, cwd = ROOT): Promise<Starte
     SCHEDULER: 'false',
     LOG_LEVEL: 'warn',
     APP_SECRET: 'footprint-secret-footprint-secret-0000',
+    // the managed yt-dlp's release check runs as in production, against a closed loopback port
+    YTDLP_RELEASE_URL: 'http://127.0.0.1:9/',
   }
   const t0 = performance.now()
   const proc = Bun.spawn(cmd, { cwd, env, stdout: 'ignore', stderr: 'inherit' })
