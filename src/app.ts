@@ -1,10 +1,10 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { HTTPException } from 'hono/http-exception'
 import { secureHeaders } from 'hono/secure-headers'
 import { authRoutes } from './auth/routes.ts'
-import { sessionMiddleware } from './auth/session.ts'
+import { readSession } from './auth/session.ts'
 import { bearerToken } from './auth/bearer.ts'
 import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
@@ -19,6 +19,7 @@ import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
 import { isOwnOrigin } from './lib/origin.ts'
 import { metricsRoutes, recordRequest } from './metrics-route.ts'
+import { MemoTrieRouter } from './lib/memo-router.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request.',
@@ -57,42 +58,47 @@ const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
  * with neither (curl, scripts, tests) carry no ambient browser credentials risk
  * beyond what the cookie's SameSite=Lax already stops.
  */
-function sameOrigin(trustProxy: boolean): MiddlewareHandler {
-  return async (c, next) => {
-    // a Bearer request carries no cookie (the session middleware ignores it then): nothing to forge
-    if (!/^(GET|HEAD|OPTIONS)$/.test(c.req.method) && bearerToken(c) === null) {
-      const site = c.req.header('sec-fetch-site')
-      const origin = c.req.header('origin')
-      if (site && site !== 'same-origin' && site !== 'none') fail(403, 'Cross-origin request refused.')
-      if (!site && origin && origin !== 'null') {
-        if (!isOwnOrigin(origin, c.req, trustProxy)) fail(403, 'Cross-origin request refused.')
-      }
-      if (origin === 'null') fail(403, 'Cross-origin request refused.')
-    }
-    await next()
+function checkSameOrigin(c: Context, trustProxy: boolean) {
+  const site = c.req.header('sec-fetch-site')
+  const origin = c.req.header('origin')
+  if (site && site !== 'same-origin' && site !== 'none') fail(403, 'Cross-origin request refused.')
+  if (!site && origin && origin !== 'null') {
+    if (!isOwnOrigin(origin, c.req, trustProxy)) fail(403, 'Cross-origin request refused.')
   }
+  if (origin === 'null') fail(403, 'Cross-origin request refused.')
 }
 
 export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
   const { env } = ctx
+  /**
+   * Every /api request, in one layer (each layer costs a dispatch on the hottest path): the
+   * origin check for state-changing requests, the session, then the body limits.
+   */
+  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const method = c.req.method
+    // GET and HEAD carry no body we read and change nothing: the session check's hot path
+    if (method === 'GET' || method === 'HEAD') {
+      await readSession(c, ctx.db, env.TRUST_PROXY)
+      return next()
+    }
+    // a Bearer request carries no cookie (readSession ignores it then): nothing to forge
+    if (method !== 'OPTIONS' && bearerToken(c) === null) checkSameOrigin(c, env.TRUST_PROXY)
+    await readSession(c, ctx.db, env.TRUST_PROXY)
+    // uploads are streamed and bounded by their own limit (counted, never buffered); everything else is small JSON
+    if (c.req.header('content-type')?.startsWith('multipart/form-data')) {
+      c.req.raw = limitStreamedBody(c.req.raw, env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE)
+      return next()
+    }
+    // the admin's cookies.txt may be up to 1 MB (docs/api.md, Admin)
+    if (c.req.path === '/api/admin/tools/cookies') {
+      c.req.raw = limitStreamedBody(c.req.raw, MAX_COOKIES_BYTES)
+      return next()
+    }
+    return jsonLimit(c, next)
+  }
+  const jsonLimit = bodyLimit({ maxSize: env.MAX_JSON_BYTES })
   const api = new Hono<AppEnv>()
-    .use(sameOrigin(env.TRUST_PROXY))
-    .use(async (c, next) => {
-      // GET and HEAD carry no body we read: skip the limiter on the hot path (session checks, lists)
-      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
-      // uploads are streamed and bounded by their own limit (counted, never buffered); everything else is small JSON
-      if (c.req.header('content-type')?.startsWith('multipart/form-data')) {
-        c.req.raw = limitStreamedBody(c.req.raw, env.MAX_UPLOAD_BYTES + MULTIPART_FIELDS_ALLOWANCE)
-        return next()
-      }
-      // the admin's cookies.txt may be up to 1 MB (docs/api.md, Admin)
-      if (c.req.path === '/api/admin/tools/cookies') {
-        c.req.raw = limitStreamedBody(c.req.raw, MAX_COOKIES_BYTES)
-        return next()
-      }
-      return bodyLimit({ maxSize: env.MAX_JSON_BYTES })(c, next)
-    })
-    .use(sessionMiddleware(ctx.db, env.TRUST_PROXY))
+    .use(guard)
     .get('/health', async (c) => {
       const checks: Record<string, string> = {}
       let ok = true
@@ -145,7 +151,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     recordRequest(c, started)
     log.request(c.req.method, c.req.path, c.res.status, Math.round((performance.now() - started) * 10) / 10)
   }
-  const app = new Hono<AppEnv>()
+  // the sub-apps' routes are copied into this app's router: the only one that matches
+  const app = new Hono<AppEnv>({ router: new MemoTrieRouter() })
     .use(edge)
     .route('/api', api)
     .route('/metrics', metricsRoutes(ctx))

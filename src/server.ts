@@ -20,7 +20,7 @@ export interface RunningServer {
 }
 
 /**
- * Opens everything the app needs, serves, then starts the jobs (each feature's
+ * Opens everything the app needs, serves, finds the tools, then starts the jobs (each feature's
  * start-up work is its job module's hook, src/jobs/registry.ts). Used by
  * main.ts and by process-level tests.
  */
@@ -28,7 +28,6 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
   // open
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   const { ctx, ...jobs } = createContext(env, { database })
-  await ctx.tools.init()
   // with PostgreSQL, hub messages reach the sockets of every app process on the database
   const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
   // serve
@@ -42,6 +41,9 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     idleTimeout: 60,
   })
   ctx.hub.attach(server)
+  // the tools are looked for once the server answers (running yt-dlp and ffmpeg to read their
+  // versions takes a while on a busy machine); health says `starting` until then
+  await ctx.tools.init()
   // the local admin channel: scripts/admin.ts runs its commands in this process (src/admin/channel.ts)
   const { runCommand } = await import('../scripts/admin.ts')
   const channel = await serveAdminChannel(env.DATA_DIR, (argv, io) => runCommand(argv, io, env, ctx))

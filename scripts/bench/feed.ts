@@ -159,6 +159,7 @@ async function startApp(url: string): Promise<{ port: number; stop(): Promise<vo
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SCHEDULER: 'false',
+      YTDLP_UPDATE: 'off',
       DATA_DIR: dataDir,
       APP_SECRET: 'bench-secret-bench-secret-bench-secret-00',
     },

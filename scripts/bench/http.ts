@@ -114,7 +114,7 @@ if (created.exitCode !== 0) throw new Error(`create-user failed: ${created.stder
 const appPort = freePort()
 await spawnServer(
   [BUN, 'src/index.ts'],
-  { DATA_DIR: dataDir, HOST: '127.0.0.1', SCHEDULER: 'false', APP_SECRET: 'bench-secret-bench-secret-bench-secret-00' },
+  { DATA_DIR: dataDir, HOST: '127.0.0.1', SCHEDULER: 'false', YTDLP_RELEASE_URL: 'http://127.0.0.1:9/', APP_SECRET: 'bench-secret-bench-secret-bench-secret-00' },
   appPort,
   '/api/health',
 )

@@ -93,7 +93,7 @@ function spawnApp(cmd: string[], env: Record<string, string>, cwd = ROOT): { pro
   const port = freePort()
   const proc = Bun.spawn(cmd, {
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SCHEDULER: 'false', APP_SECRET: 'bench-secret-bench-secret-bench-secret-0', ...env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SCHEDULER: 'false', YTDLP_RELEASE_URL: 'http://127.0.0.1:9/', APP_SECRET: 'bench-secret-bench-secret-bench-secret-0', ...env },
     stdout: 'ignore',
     stderr: 'inherit',
   })

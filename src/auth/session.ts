@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { deleteCookie, setCookie } from 'hono/cookie'
 import type { AppContext, AppEnv, SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
@@ -109,32 +109,47 @@ export function clearSessionCookie(c: Context) {
   deleteCookie(c, SESSION_COOKIE, { path: '/' })
 }
 
-/** Reads the cookie (or an API token, see bearer.ts) on every /api request and fills `user` (or null). */
-export function sessionMiddleware(db: Db, trustProxy: boolean): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.set('user', null)
-    c.set('sessionId', null)
-    c.set('apiTokenId', null)
-    const bearer = bearerToken(c)
-    if (bearer !== null) {
-      const found = await validateApiToken(db, bearer)
-      if (found) {
-        c.set('user', found.user)
-        c.set('apiTokenId', found.tokenId)
-      }
-      return next()
+/**
+ * Reads the session cookie and fills `user` (or null): the first thing every /api request
+ * does after the origin check (src/app.ts), so it skips Hono's general cookie parser.
+ */
+export async function readSession(c: Context<AppEnv>, db: Db, trustProxy: boolean) {
+  c.set('user', null)
+  c.set('sessionId', null)
+  c.set('apiTokenId', null)
+  // an API token instead (src/auth/bearer.ts): then the cookie is not read at all
+  const bearer = bearerToken(c)
+  if (bearer !== null) {
+    const found = await validateApiToken(db, bearer)
+    if (found) {
+      c.set('user', found.user)
+      c.set('apiTokenId', found.tokenId)
     }
-    const token = getCookie(c, SESSION_COOKIE)
-    if (token) {
-      const found = await validateSession(db, token)
-      if (found) {
-        c.set('user', found.user)
-        c.set('sessionId', found.sessionId)
-        if (found.renewedUntil) setSessionCookie(c, token, found.renewedUntil, trustProxy)
-      }
-    }
-    await next()
+    return
   }
+  const token = sessionToken(c.req.raw.headers.get('cookie'))
+  if (!token) return
+  const found = await validateSession(db, token)
+  if (found) {
+    c.set('user', found.user)
+    c.set('sessionId', found.sessionId)
+    if (found.renewedUntil) setSessionCookie(c, token, found.renewedUntil, trustProxy)
+  }
+}
+
+/** The session cookie's value in a Cookie header (`name=value; ...`), or null. */
+export function sessionToken(header: string | null): string | null {
+  if (!header) return null
+  for (let at = header.indexOf(SESSION_COOKIE); at !== -1; at = header.indexOf(SESSION_COOKIE, at + 1)) {
+    const start = at + SESSION_COOKIE.length
+    // the whole name: at the start or after `;` (and spaces), followed by `=`
+    if (header.charCodeAt(start) !== 61 || !/(^|;)\s*$/.test(header.slice(0, at))) continue
+    const end = header.indexOf(';', start)
+    let value = header.slice(start + 1, end === -1 ? undefined : end).trim()
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1)
+    return value || null
+  }
+  return null
 }
 
 /** Guard: 401 `Unauthorized` before any validation runs. */

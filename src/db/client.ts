@@ -85,6 +85,8 @@ export async function openPglite(
   // an empty folder starts from the seed made at build time instead of running initdb (src/db/seed.ts):
   // unpacked by tar when there is one (a plain reopen then), else loaded by PGlite
   let seed = opts.loadDataDir ?? (dir && !existsSync(join(dir, 'PG_VERSION')) ? pgliteSeed() : undefined)
+  // the binary compiles PGlite's WASM while tar unpacks (remembered: start() below gets the same)
+  if (seed) void embeddedPgliteOptions({ initdb: false }).catch(() => {})
   if (seed && !opts.loadDataDir && dir && (await unpackSeed(seed, dir))) seed = undefined
   try {
     try {

@@ -4,11 +4,16 @@ import type { Toolbox } from './toolbox.ts'
 export function toolHealth(tools: Toolbox): Record<string, () => Promise<void>> {
   return {
     async ffmpeg() {
+      if (!tools.ready) throw new Error(STARTING)
       // a configured path that does not answer `-version` is as good as missing
       if (!tools.ffmpeg?.version) throw new Error('ffmpeg is missing: install it (apt-get install ffmpeg) or set FFMPEG_PATH')
     },
     async ytdlp() {
+      if (!tools.ready) throw new Error(STARTING)
       if (!tools.ytdlp) throw new Error('yt-dlp is missing: install it, set YTDLP_PATH, or let the app manage it (YTDLP_UPDATE)')
     },
   }
 }
+
+/** Until the tools are found (src/tools/toolbox.ts init, after the server first answers). */
+const STARTING = 'starting: looking for the tools'

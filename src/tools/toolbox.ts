@@ -40,12 +40,23 @@ export class Toolbox {
     this.managed = new ManagedYtdlp(this)
   }
 
-  /** Finds ffmpeg and yt-dlp (reading, or seeding, the managed copy's state). */
-  async init() {
-    this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
-    await this.managed.load()
-    await this.refreshYtdlp()
+  /**
+   * Finds ffmpeg and yt-dlp (reading, or seeding, the managed copy's state).
+   * The server calls it once it serves (src/server.ts): until it is done,
+   * health says the tools are starting and yt-dlp calls wait for it.
+   */
+  init(): Promise<void> {
+    this.found ??= (async () => {
+      this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
+      await this.managed.load()
+      await this.refreshYtdlp()
+      this.ready = true
+    })()
+    return this.found
   }
+  private found: Promise<void> | null = null
+  /** True once init() is done. */
+  ready = false
 
   /** YTDLP_PATH as is; else the managed copy; else yt-dlp on PATH; else none. */
   async refreshYtdlp() {
@@ -74,6 +85,7 @@ export class Toolbox {
   async withYtdlp<T>(fn: (cfg: YtdlpConfig) => Promise<T>, opts: { maxFilesize?: number; url?: string } = {}): Promise<T> {
     this.leases++
     try {
+      await this.found
       const cookies = await loadCookies(this.deps.db, this.deps.cipher)
       return await fn({
         path: this.ytdlp?.path ?? null,

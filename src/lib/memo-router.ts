@@ -1,0 +1,39 @@
+import type { Result, Router } from 'hono/router'
+import { TrieRouter } from 'hono/router/trie-router'
+
+/** At most this many remembered matches; when full the memory starts over (unknown paths cannot grow it). */
+const MAX_MEMO = 1000
+
+/**
+ * Hono's TrieRouter with the answers for paths without parameters remembered
+ * (`GET /api/auth/session`, lists, static files). Hono's faster RegExpRouter
+ * cannot take a parameter beside a fixed name at the same place
+ * (`/jobs/list` beside `/jobs/:id/download`), so Hono fell back to the
+ * TrieRouter, whose search was the largest single cost of a session check.
+ * A remembered result holds no parameters, so sharing it between requests is
+ * safe. See docs/decisions/086-session-route-throughput.md.
+ */
+export class MemoTrieRouter<T> implements Router<T> {
+  name = 'MemoTrieRouter'
+  #trie = new TrieRouter<T>()
+  #memo = new Map<string, Result<T>>()
+
+  add(method: string, path: string, handler: T) {
+    this.#memo.clear()
+    this.#trie.add(method, path, handler)
+  }
+
+  match(method: string, path: string): Result<T> {
+    const key = `${method} ${path}`
+    const known = this.#memo.get(key)
+    if (known) return known
+    const result = this.#trie.match(method, path)
+    // TrieRouter's result: [[handler, params], ...] in one element
+    const handlers = result[0] as [T, Record<string, string>][]
+    if (handlers.every(([, params]) => Object.keys(params).length === 0)) {
+      if (this.#memo.size >= MAX_MEMO) this.#memo.clear()
+      this.#memo.set(key, result)
+    }
+    return result
+  }
+}
