@@ -1,8 +1,7 @@
-import { rm } from 'node:fs/promises'
-import { resolve } from 'node:path'
 import { and, asc, count, eq, ilike, isNull, ne, sql } from 'drizzle-orm'
 import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
+import { deleteAccount } from '../auth/account.ts'
 import { sessionCache } from '../auth/session-cache.ts'
 import { sessions, users } from '../auth/tables.ts'
 import { fail } from '../lib/errors.ts'
@@ -107,19 +106,10 @@ export async function updateUser(db: Db, id: string, change: { admin?: boolean; 
   return (await getAdminUser(db, id))!
 }
 
-/** Deletes a user with all their data (rows through the foreign keys, running jobs, files). */
+/** Deletes a user with all their data, as account deletion does (src/auth/account.ts); never the last admin. */
 export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
-  const { db, env } = ctx
-  const jobs = await db.transaction(async (tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.id, id))
-    if (!user) fail(404, 'User not found.')
-    if (user.admin && !user.disabledAt) await assertNotLastAdmin(tx as unknown as Db, id)
-    const rows = await tx.select({ id: musicJobs.id }).from(musicJobs).where(eq(musicJobs.userId, id))
-    // the rows go first so a running job cannot record anything after this
-    await tx.delete(users).where(eq(users.id, id))
-    return rows
-  })
-  sessionCache(db).forgetUser({ id })
-  for (const job of jobs) await ctx.jobs.cancel(job.id)
-  await rm(resolve(env.DATA_DIR, 'music', id), { recursive: true, force: true })
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, id))
+  if (!user) fail(404, 'User not found.')
+  if (user.admin && !user.disabledAt) await assertNotLastAdmin(ctx.db, id)
+  await deleteAccount(ctx, user)
 }

@@ -11,7 +11,7 @@ const MAX_MEMO = 1000
  * (`/jobs/list` beside `/jobs/:id/download`), so Hono fell back to the
  * TrieRouter, whose search was the largest single cost of a session check.
  * A remembered result holds no parameters, so sharing it between requests is
- * safe. See docs/decisions/086-session-route-throughput.md.
+ * safe. See docs/decisions/086-session-route-and-first-answer.md.
  */
 export class MemoTrieRouter<T> implements Router<T> {
   name = 'MemoTrieRouter'
