@@ -21,15 +21,15 @@ self.addEventListener('activate', (event) => {
   )
 })
 
-/** Only what the shell is made of: same-origin GETs outside /api and /metrics. */
+/**
+ * Only what the shell is made of: page navigations, built files and the listed shell files
+ * (same-origin GETs outside /api and /metrics). Everything else, such as /iframe_api (a
+ * redirect to the player script of another site), goes to the network untouched.
+ */
 function isShell(url, request) {
-  return (
-    request.method === 'GET' &&
-    url.origin === self.location.origin &&
-    !url.pathname.startsWith('/api/') &&
-    url.pathname !== '/api' &&
-    !url.pathname.startsWith('/metrics')
-  )
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return false
+  if (url.pathname.startsWith('/api/') || url.pathname === '/api' || url.pathname.startsWith('/metrics')) return false
+  return request.mode === 'navigate' || url.pathname.startsWith('/assets/') || SHELL.includes(url.pathname)
 }
 
 async function keep(request, response) {
