@@ -3,7 +3,7 @@
  * The whole test suite, as CI runs it (`npm test`, which is `bun scripts/test.ts`).
  *
  *  1. Installs the Debian packages the tests use when any is missing
- *     (postgresql chromium ffmpeg yt-dlp rclone caddy; needs root).
+ *     (postgresql chromium ffmpeg yt-dlp rclone caddy unzip; needs root).
  *  2. Builds the web app (`bun run build:web`) when web/dist is missing or
  *     older than its sources. A web app that does not build is a failure.
  *  3. Starts Debian's PostgreSQL cluster on 127.0.0.1 with a `tunefeed` role
@@ -31,7 +31,7 @@ import { join, relative } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..')
 const OUT = join(ROOT, 'test-results')
-const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy']
+const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip']
 const PG_ROLE = 'tunefeed'
 const PG_PASSWORD = 'tunefeed-test'
 const PG_DB = 'tunefeed'
