@@ -142,6 +142,8 @@ export class FakeYoutube extends FakeData {
     this.server = Bun.serve({
       port: this.opts.port ?? 0,
       hostname: this.opts.hostname ?? '127.0.0.1',
+      // a held request (see `hold`) may wait longer than Bun's default 10 s
+      idleTimeout: 120,
       fetch: (req) => this.handle(req),
     })
     return this

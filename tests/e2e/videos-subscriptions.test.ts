@@ -45,11 +45,14 @@ describe('video area in the browser: subscriptions and the channel page', () => 
 
       // hold the refresh that follows (its playlist and feed calls) until the page has shown it
       const release = fake.hold((path) => path.includes('/playlistItems') || path.startsWith('/feeds/'))
+      // and slow the channel look-up down, so the Subscribe button's pending state can be seen
+      fake.latencyMs = 1500
       await input.fill('@tiny-kitchen')
       const subscribe = dialog.getByRole('button', { name: 'Subscribe' })
       await subscribe.click()
       await dialog.locator('button[type=submit][aria-busy=true]').waitFor() // loading while pending
       await dialog.getByText('Added Subscription Successfully').waitFor()
+      fake.latencyMs = 0
       expect(await input.inputValue()).toBe('') // cleared after success
       await shot('subscriptions-dialog')
       await page.keyboard.press('Escape')
