@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import { fallbackCategoryName } from '../categories.ts'
-import { countFilters, feedCountScope, feedPage, subscribedChannels, walkScope, type FeedPlan } from './feed-plan.ts'
+import { countFilters, feedCountScope, feedPage, subscribedChannels, type FeedPlan } from './feed-plan.ts'
 import {
   youtubeChannels,
   youtubeChannelVideoCounts,
@@ -206,7 +206,7 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
 
   // title words: count the matching rows themselves (the GIN index finds them)
   if (words) {
-    return { rows, total: db.select({ n: count() }).from(matching(feed ? walkScope(userId) : undefined).as('matching')) }
+    return { rows, total: db.select({ n: count() }).from(matching(feed ? subscribedChannels(userId, youtubeVideos.channelId) : undefined).as('matching')) }
   }
   if (!marked) {
     // channel feeds count from the per-channel, per-category, per-kind totals,
