@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
-import { createYoutubeTestApp, ledgerUnits, quickUser, startTestFake, type YoutubeTestApp } from '../../tests/support/youtube.ts'
+import { ledgerUnits, quickUser, startYoutubeTestApp, type YoutubeTestApp } from '../../tests/support/youtube.ts'
 import { STREAM_REREAD_DAYS } from './queries/videos.ts'
 import { refreshChannel } from './refresh.ts'
 import { youtubeChannelVideoCounts, youtubeVideos } from './tables.ts'
@@ -11,32 +11,24 @@ import { youtubeChannelVideoCounts, youtubeVideos } from './tables.ts'
 // (docs/decisions/120). The fake's video changes its liveBroadcastContent between refreshes.
 
 let fake: FakeYoutube
-const apps: YoutubeTestApp[] = []
-beforeAll(async () => {
-  fake = await startTestFake()
-  await (await createYoutubeTestApp(fake)).close()
-}, 60_000)
-afterAll(async () => {
-  await fake.stop()
-})
-afterEach(async () => {
-  for (const t of apps.splice(0)) await t.close()
-  fake.reset()
-})
+let t: YoutubeTestApp
+beforeAll(async () => ({ fake } = t = await startYoutubeTestApp()), 60_000)
+afterAll(() => t.close())
 
-async function app(env: Record<string, string> = {}) {
-  const t = await createYoutubeTestApp(fake, env)
-  apps.push(t)
-  return t
+async function follow(handle: string) {
+  const { client } = await quickUser(t)
+  expect((await client.put(`/api/youtube/subscriptions/user?channel_id=${handle}`)).status).toBe(200)
+  await t.jobs.drain()
+  return { client, channel: fake.channel(handle) }
 }
 
-async function stored(t: YoutubeTestApp, id: string) {
+async function stored(id: string) {
   const [row] = await t.ctx.db.select({ kind: youtubeVideos.kind, duration: youtubeVideos.duration }).from(youtubeVideos).where(eq(youtubeVideos.id, id))
   return row
 }
 
 /** The counts table's rows for the channel, by kind, next to a count of its videos. */
-async function counts(t: YoutubeTestApp, channelId: string) {
+async function counts(channelId: string) {
   const kept = await t.ctx.db
     .select({ kind: youtubeChannelVideoCounts.kind, n: sql<number>`sum(${youtubeChannelVideoCounts.videos})::int` })
     .from(youtubeChannelVideoCounts)
@@ -53,32 +45,28 @@ async function counts(t: YoutubeTestApp, channelId: string) {
 
 describe('streams read again', () => {
   test('upcoming, then live, then ended: kind and duration follow, 1 unit per refresh, the counts in step', async () => {
-    const t = await app()
-    const kitchen = fake.channel('@tiny-kitchen')
-    const { client } = await quickUser(t)
-    expect((await client.put('/api/youtube/subscriptions/user?channel_id=@tiny-kitchen')).status).toBe(200)
-    await t.jobs.drain()
-    // the handle (1) and the first fill's videos.list (1)
-    expect(await ledgerUnits(t)).toBe(2)
+    const { client, channel: kitchen } = await follow('@tiny-kitchen')
+    const units = await ledgerUnits(t)
+    const spent = async () => (await ledgerUnits(t)) - units
     const refresh = () => refreshChannel(t.ctx, { channelId: kitchen.id })
 
     // a stream is announced: stored as upcoming, without a duration (1 unit: its details)
     const [stream] = fake.addUploads(kitchen.id, 1, 'upcoming')
     expect(await refresh()).toEqual({ status: 'done', added: 1, via: 'feed' })
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
-    expect(await ledgerUnits(t)).toBe(3)
+    expect(await stored(stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
+    expect(await spent()).toBe(1)
 
     // nothing new, but the stream is read again: 1 unit, still upcoming
     expect(await refresh()).toEqual({ status: 'done', added: 0, via: 'feed' })
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
-    expect(await ledgerUnits(t)).toBe(4)
+    expect(await stored(stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
+    expect(await spent()).toBe(2)
 
     // it goes live
     fake.videos.get(stream!.id)!.kind = 'live'
     await refresh()
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'live', duration: 0 })
-    expect(await ledgerUnits(t)).toBe(5)
-    let c = await counts(t, kitchen.id)
+    expect(await stored(stream!.id)).toEqual({ kind: 'live', duration: 0 })
+    expect(await spent()).toBe(3)
+    let c = await counts(kitchen.id)
     expect(c.kept).toEqual(c.real)
     expect(c.real.live).toBe(1)
 
@@ -86,9 +74,9 @@ describe('streams read again', () => {
     fake.videos.get(stream!.id)!.kind = 'video'
     fake.addUploads(kitchen.id, 2)
     expect(await refresh()).toEqual({ status: 'done', added: 2, via: 'feed' })
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'video', duration: 30 })
-    expect(await ledgerUnits(t)).toBe(6)
-    c = await counts(t, kitchen.id)
+    expect(await stored(stream!.id)).toEqual({ kind: 'video', duration: 30 })
+    expect(await spent()).toBe(4)
+    c = await counts(kitchen.id)
     expect(c.kept).toEqual(c.real)
     expect(c.real).toEqual({ video: 15 })
 
@@ -98,34 +86,35 @@ describe('streams read again', () => {
 
     // no stream left: a refresh with nothing new spends nothing
     expect(await refresh()).toEqual({ status: 'done', added: 0, via: 'feed' })
-    expect(await ledgerUnits(t)).toBe(6)
-    expect(fake.units).toBe(6)
+    expect(await spent()).toBe(4)
   }, 60_000)
 
-  test(`a stream published more than ${STREAM_REREAD_DAYS} days ago is not read again; a keyless refresh reads none`, async () => {
-    const t = await app()
-    const kitchen = fake.channel('@tiny-kitchen')
-    const { client } = await quickUser(t)
-    expect((await client.put('/api/youtube/subscriptions/user?channel_id=@tiny-kitchen')).status).toBe(200)
-    await t.jobs.drain()
-    const [stream] = fake.addUploads(kitchen.id, 1, 'upcoming')
-    await refreshChannel(t.ctx, { channelId: kitchen.id })
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
-    const units = await ledgerUnits(t)
-    await t.ctx.db
-      .update(youtubeVideos)
-      .set({ publishedAt: sql`now() - make_interval(days => ${STREAM_REREAD_DAYS + 1})` })
-      .where(eq(youtubeVideos.id, stream!.id))
-    fake.videos.get(stream!.id)!.kind = 'video'
-    expect(await refreshChannel(t.ctx, { channelId: kitchen.id })).toEqual({ status: 'done', added: 0, via: 'feed' })
+  test(`streams published more than ${STREAM_REREAD_DAYS} days ago are not read again; a keyless refresh reads none`, async () => {
+    // the fake's arcade has a stream live and one upcoming, both from January
+    const { channel: arcade } = await follow('@pixel-arcade')
+    const [live, upcoming] = [arcade.uploads[2]!, arcade.uploads[3]!]
+    expect(await stored(live)).toEqual({ kind: 'live', duration: 0 })
+    expect(await stored(upcoming)).toEqual({ kind: 'upcoming', duration: 0 })
+    const refresh = (env = {}) => refreshChannel({ ...t.ctx, env: { ...t.ctx.env, ...env } }, { channelId: arcade.id })
+    fake.videos.get(upcoming)!.kind = 'video'
+    let units = await ledgerUnits(t)
+    expect(await refresh()).toEqual({ status: 'done', added: 0, via: 'feed' })
     expect(await ledgerUnits(t)).toBe(units)
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
+    expect(await stored(upcoming)).toEqual({ kind: 'upcoming', duration: 0 })
 
     // without a key the feed cannot tell a stream's state: nothing is asked, nothing changes
-    const before = fake.units
-    await t.ctx.db.update(youtubeVideos).set({ publishedAt: sql`now()` }).where(eq(youtubeVideos.id, stream!.id))
-    expect(await refreshChannel({ ...t.ctx, env: { ...t.ctx.env, YOUTUBE_API_KEY: '' } }, { channelId: kitchen.id })).toEqual({ status: 'done', added: 0, via: 'feed' })
-    expect(fake.units).toBe(before)
-    expect(await stored(t, stream!.id)).toEqual({ kind: 'upcoming', duration: 0 })
+    await t.ctx.db.update(youtubeVideos).set({ publishedAt: sql`now()` }).where(eq(youtubeVideos.id, upcoming))
+    units = fake.units
+    expect(await refresh({ YOUTUBE_API_KEY: '' })).toEqual({ status: 'done', added: 0, via: 'feed' })
+    expect(fake.units).toBe(units)
+    expect(await stored(upcoming)).toEqual({ kind: 'upcoming', duration: 0 })
+
+    // with the key, now that it is recent, it is read again (1 unit) and has ended
+    expect(await refresh()).toEqual({ status: 'done', added: 0, via: 'feed' })
+    expect(fake.units).toBe(units + 1)
+    expect(await stored(upcoming)).toEqual({ kind: 'video', duration: 30 })
+    expect(await stored(live)).toEqual({ kind: 'live', duration: 0 })
+    const c = await counts(arcade.id)
+    expect(c.kept).toEqual(c.real)
   }, 60_000)
 })
