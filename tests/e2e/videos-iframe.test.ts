@@ -2,22 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Frame } from 'playwright-core'
 import { SCREENSHOTS } from '../support/e2e.ts'
-import {
-  api,
-  cards,
-  fake,
-  footer,
-  listSettled,
-  noPageErrors,
-  page,
-  search,
-  setUpVideoArea,
-  shot,
-  subscribeAndWait,
-  until,
-  waitForFooterTitle,
-  type VideoJson,
-} from '../support/videos-e2e.ts'
+import { api, cards, fake, footer, listSettled, noPageErrors, page, search, setUpVideoArea, shot, subscribeAndWait, until, waitForFooterTitle, type VideoJson } from '../support/videos-e2e.ts'
 
 // The production path: no direct media, so every video plays through the IFrame Player API,
 // here its local stand-in (scripts/fake-youtube/iframe-api.ts) loaded from YOUTUBE_IFRAME_API_URL.
