@@ -88,6 +88,7 @@ type Current = Load & {
   /** The player switched to this load (UNSTARTED, BUFFERING or CUED since it was issued). */
   begun: boolean
   ready: boolean
+  /** PLAYING seen since the load or the app's last play(): a PAUSED after it is the viewer's. */
   played: boolean
   retries: number
 }
@@ -138,9 +139,12 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
     if (!player || !c || destroyed) return
     const state = player.getPlayerState()
     if (!c.begun) {
-      // quiet since the load was issued: whatever the player shows now is this load
+      // quiet since the load was issued: whatever the player shows now is this load's
+      // (a cue after a cue may say nothing); it gets SETTLE_MS more before any retry
       c.begun = true
       deliver(c, state)
+      armSettle()
+      return
     }
     const playing = state === PLAYING || state === BUFFERING || state === ENDED || (state === PAUSED && c.played)
     if (c.autoplay && !playing && c.retries < PLAY_RETRIES) {
@@ -200,7 +204,8 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
     },
     play: () => {
       if (player && ready) {
-        if (current) current.autoplay = true
+        // a play from the app: until it plays, a PAUSED is not the viewer's
+        if (current) Object.assign(current, { autoplay: true, played: false, retries: 0 })
         player.playVideo()
         armSettle()
       } else if (pending) pending.autoplay = true
