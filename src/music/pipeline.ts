@@ -16,7 +16,7 @@ import { downloadAudio } from '../tools/ytdlp.ts'
 import { fileChapters } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { squareArtwork } from './square.ts'
-import { fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
+import { cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
 export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
   ctx.hub.publish(topics.musicJobs(userId), event)
@@ -158,7 +158,7 @@ async function segmentsToRemove(ctx: AppContext, row: MusicJobRow, signal: Abort
   if (!videoId || !row.removeSegments?.length) return none
   try {
     const segments = await fetchSegments(ctx.env.SPONSORBLOCK_URL, videoId, row.removeSegments, ctx.allow, signal)
-    return { remove: segments.map((s) => [s.start, s.end] as [number, number]), notice: null }
+    return { remove: segments.map((s) => [s.start, s.end] as [number, number]), notice: segments.length ? cutNotice(segments) : null }
   } catch (err) {
     if (!(err instanceof SponsorBlockUnavailable)) throw err
     log.warn('sponsorblock unavailable, converting uncut', { id: row.id, error: err.message })
