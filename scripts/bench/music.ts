@@ -20,12 +20,14 @@
  *      run one after the other as the job runs them; so the ratio is what the
  *      API adds around the tools (server, queue, progress, tags, ZIP, the
  *      egress proxy yt-dlp downloads through), and ReplayGain is counted once,
- *      in (d). The same cuts without the loudness branch are printed too.
+ *      in (d). The same cuts without the loudness branch are printed too
+ *      (docs/decisions/117-chapter-split-benchmark.md).
  *      Wall and CPU (user+sys of the server and its children, or of the
- *      commands by hand), medians; the order alternates between runs;
+ *      commands by hand), medians and the per-run range; the order rotates;
  *  (d) ReplayGain's cost: the job's conversion command with and without the
  *      loudness branch on the 3-minute source, the difference against a
- *      whole job through the API (target ≤ 5 %).
+ *      whole job through the API (target ≤ 5 %; the options measured are in
+ *      docs/decisions/115-replaygain-measurement-cost.md).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
