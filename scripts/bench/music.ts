@@ -23,7 +23,11 @@
  *      in (d). The same cuts without the loudness branch are printed too
  *      (docs/decisions/117-chapter-split-benchmark.md).
  *      Wall and CPU (user+sys of the server and its children, or of the
- *      commands by hand), medians and the per-run range; the order rotates;
+ *      commands by hand), medians and the per-run range; the order rotates.
+ *      Each tool run by hand gets its own session (`detached`), as the
+ *      server's tools do (src/lib/process.ts): with Linux's autogroup
+ *      scheduling a session is what shares the CPU, so on a busy machine a
+ *      tool left in the bench's session ran slower than the job's;
  *  (d) ReplayGain's cost: the job's conversion command with and without the
  *      loudness branch on the 3-minute source, the difference against a
  *      whole job through the API (target ≤ 5 %; the options measured are in
@@ -108,6 +112,7 @@ async function byHand(pageUrl: string): Promise<{ wall: number; cpu: number }> {
   const conv = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], {
     stdout: 'ignore',
     stderr: 'ignore',
+    detached: true,
   })
   if ((await conv.exited) !== 0) throw new Error('ffmpeg failed')
   const wall = performance.now() - t0
@@ -126,7 +131,7 @@ function conversion(input: string, output: string, range: ConvertRange, measure:
 
 /** Runs an ffmpeg command to its end; its CPU seconds. */
 async function runFfmpeg(args: string[]): Promise<number> {
-  const p = Bun.spawn(args, { stdout: 'ignore', stderr: 'ignore' })
+  const p = Bun.spawn(args, { stdout: 'ignore', stderr: 'ignore', detached: true })
   if ((await p.exited) !== 0) throw new Error(`ffmpeg failed: ${args.join(' ')}`)
   return Number(p.resourceUsage()!.cpuTime.total) / 1e6
 }
@@ -135,7 +140,7 @@ async function runFfmpeg(args: string[]): Promise<number> {
 async function downloadByHand(url: string, dir: string): Promise<{ source: string; cpu: number }> {
   const dl = Bun.spawn(
     [YTDLP, '--ignore-config', '--no-playlist', '-f', 'bestaudio/best', '-o', `${dir}/source.%(ext)s`, '--print', 'after_move:filepath', '--no-simulate', url],
-    { stdout: 'pipe', stderr: 'ignore' },
+    { stdout: 'pipe', stderr: 'ignore', detached: true },
   )
   const source = (await new Response(dl.stdout).text()).trim()
   if ((await dl.exited) !== 0) throw new Error('yt-dlp failed')
