@@ -26,8 +26,8 @@
  *      commands by hand), medians and the per-run range; the order rotates.
  *      Each tool run by hand gets its own session (`detached`), as the
  *      server's tools do (src/lib/process.ts): with Linux's autogroup
- *      scheduling a session is what shares the CPU, so on a busy machine a
- *      tool left in the bench's session ran slower than the job's;
+ *      scheduling the CPU is shared by session, so both sides are scheduled
+ *      alike on a busy machine;
  *  (d) ReplayGain's cost: the job's conversion command with and without the
  *      loudness branch on the 3-minute source, the difference against a
  *      whole job through the API (target ≤ 5 %; the options measured are in
