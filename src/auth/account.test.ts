@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, signUp, startTestAppBeside, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { makeTone, testMedia, type TestMedia } from '../../tests/support/media.ts'
 import { musicForm, postForm, startMusicTestApp, toolProcesses, userIdOf, waitForJob } from '../../tests/support/music.ts'
@@ -28,14 +28,10 @@ let dav: TestWebdav
 
 beforeAll(async () => {
   files = await testMedia()
-  dav = await startWebdavServer()
   // no SMTP: mails are saved under DATA_DIR/mail, which the deletion scan covers
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+  ;({ server: dav } = t = await startTestAppBeside(await startWebdavServer()))
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await dav?.stop()
-})
+afterAll(() => t?.close())
 
 /** Another signed-in client of the same account. */
 async function secondSession(email: string, password: string) {

@@ -15,35 +15,20 @@ export async function writeZip(path: string, files: { name: string; path: string
       const data = new Uint8Array(await Bun.file(file.path).arrayBuffer())
       const name = Buffer.from(file.name, 'utf8')
       const crc = Bun.hash.crc32(data) >>> 0
+      const entry = { time, date, crc, size: data.length, nameLength: name.length }
       const local = Buffer.alloc(30)
       local.writeUInt32LE(0x04034b50, 0)
-      local.writeUInt16LE(20, 4) // version needed
-      local.writeUInt16LE(0x0800, 6) // UTF-8 names
-      local.writeUInt16LE(0, 8) // stored
-      local.writeUInt16LE(time, 10)
-      local.writeUInt16LE(date, 12)
-      local.writeUInt32LE(crc, 14)
-      local.writeUInt32LE(data.length, 18)
-      local.writeUInt32LE(data.length, 22)
-      local.writeUInt16LE(name.length, 26)
-      local.writeUInt16LE(0, 28)
+      writeEntryFields(local, 4, entry)
+      local.writeUInt16LE(0, 28) // no extra field
       await out.write(local)
       await out.write(name)
       await out.write(data)
-      const entry = Buffer.alloc(46)
-      entry.writeUInt32LE(0x02014b50, 0)
-      entry.writeUInt16LE(20, 4) // made by
-      entry.writeUInt16LE(20, 6)
-      entry.writeUInt16LE(0x0800, 8)
-      entry.writeUInt16LE(0, 10)
-      entry.writeUInt16LE(time, 12)
-      entry.writeUInt16LE(date, 14)
-      entry.writeUInt32LE(crc, 16)
-      entry.writeUInt32LE(data.length, 20)
-      entry.writeUInt32LE(data.length, 24)
-      entry.writeUInt16LE(name.length, 28)
-      entry.writeUInt32LE(offset, 42)
-      central.push(entry, name)
+      const header = Buffer.alloc(46)
+      header.writeUInt32LE(0x02014b50, 0)
+      header.writeUInt16LE(20, 4) // made by
+      writeEntryFields(header, 6, entry)
+      header.writeUInt32LE(offset, 42)
+      central.push(header, name)
       offset += local.length + name.length + data.length
     }
     const dir = Buffer.concat(central)
@@ -58,6 +43,22 @@ export async function writeZip(path: string, files: { name: string; path: string
   } finally {
     await out.close()
   }
+}
+
+/**
+ * The 26 bytes a local file header (at 4) and its central directory header (at 6) share:
+ * version needed, flags (UTF-8 names), method (stored), time, date, CRC-32, both sizes, name length.
+ */
+function writeEntryFields(buf: Buffer, at: number, e: { time: number; date: number; crc: number; size: number; nameLength: number }) {
+  buf.writeUInt16LE(20, at) // version needed
+  buf.writeUInt16LE(0x0800, at + 2) // UTF-8 names
+  buf.writeUInt16LE(0, at + 4) // stored
+  buf.writeUInt16LE(e.time, at + 6)
+  buf.writeUInt16LE(e.date, at + 8)
+  buf.writeUInt32LE(e.crc, at + 10)
+  buf.writeUInt32LE(e.size, at + 14)
+  buf.writeUInt32LE(e.size, at + 18)
+  buf.writeUInt16LE(e.nameLength, at + 22)
 }
 
 function dosTime(d: Date) {

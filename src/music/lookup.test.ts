@@ -1,26 +1,20 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS, type MediaServer } from '../../tests/support/media.ts'
+import { PLAYLIST_ITEMS, TEST_CHAPTERS, type MediaServer } from '../../tests/support/media.ts'
+import { startMusicTestApp, type MusicTestApp } from '../../tests/support/music.ts'
 import { lookupFromInfo } from './lookup.ts'
 import type { Lookup } from './schema.ts'
 
 // GET /lookup against Debian's yt-dlp reading pages from a local media server.
 setDefaultTimeout(30_000)
 
-let t: TestApp
+let t: MusicTestApp
 let media: MediaServer
 let alice: Client
 
-beforeAll(async () => {
-  media = await startMediaServer()
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1' } })
-  ;({ client: alice } = await signUp(t))
-}, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await media?.stop()
-})
+beforeAll(async () => ({ media, alice } = t = await startMusicTestApp()), 60_000)
+afterAll(() => t?.close())
 
 const lookup = async (url: string): Promise<Lookup> => {
   const res = await alice.get(`/api/music/lookup?video_url=${encodeURIComponent(url)}`)

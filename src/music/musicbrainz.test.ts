@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, startTestAppBeside, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { startMusicServices, type MusicServices } from '../../tests/support/music-services.ts'
 import type { Candidate } from './schema.ts'
@@ -13,16 +13,10 @@ let services: MusicServices
 let alice: Client
 
 beforeAll(async () => {
-  services = await startMusicServices()
-  t = await createTestApp({
-    env: { FETCH_ALLOW_HOSTS: '127.0.0.1', MUSICBRAINZ_URL: services.mbUrl, COVERART_URL: services.caaUrl },
-  })
-  ;({ client: alice } = await signUp(t))
+  const mb = (s: MusicServices) => ({ MUSICBRAINZ_URL: s.mbUrl, COVERART_URL: s.caaUrl })
+  ;({ server: services, alice } = t = await startTestAppBeside(await startMusicServices(), mb))
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await services?.stop()
-})
+afterAll(() => t?.close())
 
 const search = (artist: string, title: string) =>
   alice.get(`/api/music/musicbrainz?artist=${encodeURIComponent(artist)}&title=${encodeURIComponent(title)}`)

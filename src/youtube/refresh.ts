@@ -6,7 +6,7 @@ import { feedVideo, type FeedEntry } from './public-pages.ts'
 import { QuotaExhausted } from './quota.ts'
 import { followers, getChannel, upsertChannels } from './queries/channels.ts'
 import { claimRefresh, heartbeatRefresh, releaseRefresh, resetRefreshes } from './queries/refresh-lease.ts'
-import { insertVideos, knownVideoIds, upsertCategories } from './queries/videos.ts'
+import { insertVideos, knownVideoIds, streamVideoIds, updateVideoKinds, upsertCategories } from './queries/videos.ts'
 import { youtubeChannels } from './tables.ts'
 import { eq, sql } from 'drizzle-orm'
 
@@ -107,29 +107,38 @@ async function newUploadIds(
 }
 
 /**
- * The new uploads' details, each with its kind. Without a key: from the feed
- * alone. With one: videos.list (live and upcoming from `liveBroadcastContent`),
- * Shorts from the feed's link form when the ids came from the feed, else from
- * the first page of the channel's Shorts playlist (`UUSH` + the id's suffix):
- * one call per refresh that found something, not one per video.
+ * The new uploads' details, each with its kind, and the stored streams read again. Without a
+ * key: the new ones from the feed alone (it cannot tell a stream's state). With one: videos.list
+ * for the new ids and those of the channel's videos still `upcoming` or `live` in the same calls
+ * (1 unit per 50 ids; docs/decisions/120); live and upcoming from `liveBroadcastContent`;
+ * Shorts from the feed's link form when the ids came from the feed, else, when there are new
+ * ones, from the first page of the channel's Shorts playlist (`UUSH` + the id's suffix): one
+ * call per refresh, not one per video.
  */
-async function newVideos(ctx: YoutubeCtx, client: YoutubeClient, channelId: string, ids: string[], entries?: FeedEntry[]): Promise<ApiVideo[]> {
-  if (ids.length === 0) return []
+async function readVideos(
+  ctx: YoutubeCtx,
+  client: YoutubeClient,
+  channelId: string,
+  ids: string[],
+  entries?: FeedEntry[],
+): Promise<{ videos: ApiVideo[]; reread: ApiVideo[] }> {
   const wanted = new Set(ids)
-  if (youtubeMode(ctx.env) === 'feed') return (entries ?? []).filter((e) => wanted.has(e.videoId)).map((e) => feedVideo(e, channelId))
-  const videos = (await client.videos(ids)).filter((v) => v.channelId === channelId)
-  let shorts: Set<string>
+  if (youtubeMode(ctx.env) === 'feed') return { videos: (entries ?? []).filter((e) => wanted.has(e.videoId)).map((e) => feedVideo(e, channelId)), reread: [] }
+  const streams = (await streamVideoIds(ctx.db, channelId)).filter((id) => !wanted.has(id))
+  if (ids.length + streams.length === 0) return { videos: [], reread: [] }
+  const found = (await client.videos([...ids, ...streams])).filter((v) => v.channelId === channelId)
+  let shorts = new Set<string>()
   if (entries) shorts = new Set(entries.filter((e) => e.short).map((e) => e.videoId))
-  else {
+  else if (ids.length) {
     try {
       shorts = new Set((await client.playlistItems(`UUSH${channelId.slice(2)}`)).items.map((i) => i.videoId))
     } catch (err) {
       // a channel without Shorts has no such playlist
       if (!(err instanceof YoutubeApiError && err.status === 404)) throw err
-      shorts = new Set()
     }
   }
-  return videos.map((v) => (v.kind === 'video' && shorts.has(v.id) ? { ...v, kind: 'short' } : v))
+  const all = found.map((v) => (v.kind === 'video' && shorts.has(v.id) ? { ...v, kind: 'short' as const } : v))
+  return { videos: all.filter((v) => wanted.has(v.id)), reread: all.filter((v) => !wanted.has(v.id)) }
 }
 
 /**
@@ -169,9 +178,11 @@ export async function refreshChannel(
   let error: string | null = null
   try {
     const { ids, via, entries } = await newUploadIds(ctx, client, channel, input.dateAfter)
-    const videos = await newVideos(ctx, client, channel.id, ids, entries)
+    const { videos, reread } = await readVideos(ctx, client, channel.id, ids, entries)
+    let updated = 0
     const inserted = await ctx.db.transaction(async (tx) => {
       const ids = await insertVideos(tx, videos)
+      updated = await updateVideoKinds(tx, reread)
       await tx
         .update(youtubeChannels)
         .set({ refreshedAt: sql`now()`, refreshError: null })
@@ -179,7 +190,7 @@ export async function refreshChannel(
       return new Set(ids)
     })
     const added = inserted.size
-    log.info('channel refreshed', { channelId: channel.id, added, via })
+    log.info('channel refreshed', { channelId: channel.id, added, updated, via })
     // a first fill of a channel is its back catalogue, not news
     if (channel.refreshedAt && added && opts.onNews) {
       await opts.onNews({ id: channel.id, title: channel.title }, videos.filter((v) => inserted.has(v.id)))

@@ -1,19 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import {
-  api,
-  card,
-  cards,
-  listSettled,
-  noPageErrors,
-  page,
-  search,
-  setUpVideoArea,
-  shot,
-  subscribeAndWait,
-  until,
-  videoTime,
-  type VideoJson,
-} from '../support/videos-e2e.ts'
+import { api, card, cards, listSettled, noPageErrors, page, search, setUpVideoArea, shot, subscribeAndWait, until, videoTime, type VideoJson } from '../support/videos-e2e.ts'
 
 // The feed's filters and card actions, then the video page (playback, resume,
 // watched, description) on the videos the feed test queued. Set-up and helpers:

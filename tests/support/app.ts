@@ -144,6 +144,31 @@ export async function signUp(t: TestApp, email = `user-${crypto.randomUUID().sli
 }
 
 /**
+ * A test app allowed to fetch from 127.0.0.1, beside a local stand-in `server` (its URLs handed
+ * over by `env`), with one signed-up, logged-in user; closing the app stops the server too.
+ * In a test file: `beforeAll(async () => ({ server, alice } = t = await startTestAppBeside(await startX())), 60_000)`.
+ */
+export async function startTestAppBeside<S extends { stop(): unknown }>(server: S, env: (server: S) => Record<string, string> = () => ({})) {
+  let t: TestApp
+  try {
+    t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...env(server) } })
+  } catch (err) {
+    await server.stop()
+    throw err
+  }
+  const { client: alice } = await signUp(t)
+  return {
+    ...t,
+    server,
+    alice,
+    async close() {
+      await t.close()
+      await server.stop()
+    },
+  }
+}
+
+/**
  * Serves a test app on 127.0.0.1 with a random port (Bun.serve with hono/bun's
  * WebSocket handler), for tests that open real sockets; stop it with `server.stop(true)`.
  */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { createTestApp, signUp, type Client, type TestApp } from './app.ts'
+import { startTestAppBeside, type Client, type TestApp } from './app.ts'
 import { startMediaServer, testMedia, type MediaServer, type TestMedia } from './media.ts'
 import { users } from '../../src/auth/tables.ts'
 import type { MusicJob } from '../../src/music/schema.ts'
@@ -107,16 +107,6 @@ export interface MusicTestApp extends TestApp {
  */
 export async function startMusicTestApp(env: Record<string, string> = {}): Promise<MusicTestApp> {
   const [media, files] = await Promise.all([startMediaServer(), testMedia()])
-  const t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...env } })
-  const { client: alice } = await signUp(t)
-  return {
-    ...t,
-    media,
-    files,
-    alice,
-    async close() {
-      await t.close()
-      await media.stop()
-    },
-  }
+  const { server, ...t } = await startTestAppBeside(media, () => env)
+  return { ...t, media, files }
 }

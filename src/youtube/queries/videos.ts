@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import type { ApiVideo } from '../client.ts'
 import { fallbackCategoryName } from '../categories.ts'
@@ -51,6 +51,67 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]
       })
   }
   return added
+}
+
+/** Streams published longer ago than this are not read again (a cancelled one, a 24/7 stream). */
+export const STREAM_REREAD_DAYS = 30
+
+/**
+ * A channel's videos stored as `upcoming` or `live` and published in the last STREAM_REREAD_DAYS:
+ * each refresh with a key reads them again (docs/decisions/120).
+ */
+export async function streamVideoIds(db: Tx, channelId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: youtubeVideos.id })
+    .from(youtubeVideos)
+    .where(
+      and(
+        eq(youtubeVideos.channelId, channelId),
+        gt(youtubeVideos.publishedAt, sql`now() - make_interval(days => ${STREAM_REREAD_DAYS})`),
+        inArray(youtubeVideos.kind, ['upcoming', 'live']),
+      ),
+    )
+  return rows.map((r) => r.id)
+}
+
+/**
+ * Writes the kind and duration of stored videos read again (a stream that went live or ended),
+ * moving each changed kind between its rows of the counts table. Returns how many changed.
+ */
+export async function updateVideoKinds(db: Tx, videos: ApiVideo[]): Promise<number> {
+  if (videos.length === 0) return 0
+  const stored = await db
+    .select({ id: youtubeVideos.id, channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId, kind: youtubeVideos.kind, duration: youtubeVideos.duration })
+    .from(youtubeVideos)
+    .where(
+      inArray(
+        youtubeVideos.id,
+        videos.map((v) => v.id),
+      ),
+    )
+  const before = new Map(stored.map((r) => [r.id, r]))
+  let changed = 0
+  for (const v of videos) {
+    const old = before.get(v.id)
+    if (!old || (old.kind === v.kind && old.duration === v.duration)) continue
+    changed++
+    await db.update(youtubeVideos).set({ kind: v.kind, duration: v.duration }).where(eq(youtubeVideos.id, v.id))
+    if (old.kind === v.kind) continue
+    const key = (kind: VideoKind) =>
+      and(eq(youtubeChannelVideoCounts.channelId, old.channelId), eq(youtubeChannelVideoCounts.categoryId, old.categoryId), eq(youtubeChannelVideoCounts.kind, kind))
+    await db
+      .update(youtubeChannelVideoCounts)
+      .set({ videos: sql`${youtubeChannelVideoCounts.videos} - 1` })
+      .where(key(old.kind))
+    await db
+      .insert(youtubeChannelVideoCounts)
+      .values({ channelId: old.channelId, categoryId: old.categoryId, kind: v.kind, videos: 1 })
+      .onConflictDoUpdate({
+        target: [youtubeChannelVideoCounts.channelId, youtubeChannelVideoCounts.categoryId, youtubeChannelVideoCounts.kind],
+        set: { videos: sql`${youtubeChannelVideoCounts.videos} + 1` },
+      })
+  }
+  return changed
 }
 
 export async function upsertCategories(db: Tx, categories: { id: number; name: string; assignable: boolean }[]) {

@@ -10,6 +10,7 @@ type YTPlayer = {
   seekTo(seconds: number, allowSeekAhead: boolean): void
   getCurrentTime(): number
   getDuration(): number
+  getPlayerState(): number
   destroy(): void
 }
 type YTNamespace = {
@@ -35,10 +36,17 @@ declare global {
   }
 }
 
+const UNSTARTED = -1
 const ENDED = 0
 const PLAYING = 1
 const PAUSED = 2
+const BUFFERING = 3
 const CUED = 5
+
+/** Quiet time after a state change before a load meant to play is checked (docs/decisions/092). */
+export const SETTLE_MS = 1000
+/** How often a load meant to play that settled paused gets `playVideo` again. */
+export const PLAY_RETRIES = 3
 
 /** The player's error codes (onError's `data`) in words. */
 export function errorMessage(code: number): string {
@@ -74,21 +82,94 @@ function loadApi(): Promise<YTNamespace> {
   return apiPromise
 }
 
-/** YouTube IFrame backend: one player for the backend's life, videos loaded into it. */
+/** One load: what the app asked for, and what the player has shown of it so far. */
+type Load = { video: PlayableVideo; start: number; autoplay: boolean }
+type Current = Load & {
+  /** The player switched to this load (UNSTARTED, BUFFERING or CUED since it was issued). */
+  begun: boolean
+  ready: boolean
+  /** PLAYING seen since the load or the app's last play(): a PAUSED after it is the viewer's. */
+  played: boolean
+  retries: number
+}
+
+/**
+ * YouTube IFrame backend: one player for the backend's life, videos loaded into it.
+ *
+ * Two loads a few milliseconds apart (Next pressed twice) race in the embed: the first load's
+ * PLAYING/PAUSED/ENDED can arrive after the second was issued, and the second can settle paused
+ * (docs/decisions/092). So states seen before the newest load begins (UNSTARTED, BUFFERING or
+ * CUED; or SETTLE_MS of quiet) belong to a superseded load and are ignored, and a load meant to
+ * play that settles in another state (CUED, UNSTARTED, or PAUSED before it ever played) with no
+ * pause from the app gets `playVideo` again, up to PLAY_RETRIES times.
+ */
 export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): PlayerBackend {
   const mount = document.createElement('div')
   host.appendChild(mount)
   let player: YTPlayer | null = null
   let ready = false
   let destroyed = false
-  let pending: { video: PlayableVideo; start: number; autoplay: boolean } | null = null
-  let awaitingReady = false
+  let pending: Load | null = null
+  let current: Current | null = null
+  let settleTimer: ReturnType<typeof setTimeout> | undefined
 
-  const doLoad = (p: { video: PlayableVideo; start: number; autoplay: boolean }) => {
-    awaitingReady = true
+  const doLoad = (p: Load) => {
+    current = { ...p, begun: false, ready: false, played: false, retries: 0 }
     const args = { videoId: p.video.id, startSeconds: p.start }
     if (p.autoplay) player!.loadVideoById(args)
     else player!.cueVideoById(args)
+    armSettle()
+  }
+
+  /** A state of the newest load: ready once it plays or is cued, then play/pause/ended. */
+  const deliver = (c: Current, data: number) => {
+    if (!c.ready && (data === PLAYING || data === CUED)) {
+      c.ready = true
+      events.onReady()
+    }
+    if (data === PLAYING) {
+      c.played = true
+      events.onPlay()
+    } else if (data === PAUSED) events.onPause()
+    else if (data === ENDED) events.onEnded()
+  }
+
+  const settle = () => {
+    const c = current
+    if (!player || !c || destroyed) return
+    const state = player.getPlayerState()
+    if (!c.begun) {
+      // quiet since the load was issued: whatever the player shows now is this load's
+      // (a cue after a cue may say nothing); it gets SETTLE_MS more before any retry
+      c.begun = true
+      deliver(c, state)
+      armSettle()
+      return
+    }
+    const playing = state === PLAYING || state === BUFFERING || state === ENDED || (state === PAUSED && c.played)
+    if (c.autoplay && !playing && c.retries < PLAY_RETRIES) {
+      c.retries++
+      player.playVideo()
+      armSettle()
+    }
+  }
+
+  const armSettle = () => {
+    clearTimeout(settleTimer)
+    const c = current
+    if (c && (!c.begun || (c.autoplay && c.retries < PLAY_RETRIES))) settleTimer = setTimeout(settle, SETTLE_MS)
+  }
+
+  const onStateChange = (data: number) => {
+    const c = current
+    if (!c) return
+    if (!c.begun) {
+      // the superseded load's states, until this one shows it has begun
+      if (data !== UNSTARTED && data !== BUFFERING && data !== CUED) return
+      c.begun = true
+    }
+    deliver(c, data)
+    armSettle()
   }
 
   loadApi()
@@ -104,17 +185,10 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
             if (pending) doLoad(pending)
             pending = null
           },
-          onStateChange: ({ data }) => {
-            if (awaitingReady && (data === PLAYING || data === CUED)) {
-              awaitingReady = false
-              events.onReady()
-            }
-            if (data === PLAYING) events.onPlay()
-            else if (data === PAUSED) events.onPause()
-            else if (data === ENDED) events.onEnded()
-          },
+          onStateChange: ({ data }) => onStateChange(data),
           onError: ({ data }) => {
-            awaitingReady = false
+            if (current) Object.assign(current, { ready: true, autoplay: false })
+            clearTimeout(settleTimer)
             events.onError(errorMessage(data))
           },
         },
@@ -129,12 +203,20 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
       else pending = p
     },
     play: () => {
-      if (player && ready) player.playVideo()
-      else if (pending) pending.autoplay = true
+      if (player && ready) {
+        // a play from the app: until it plays, a PAUSED is not the viewer's
+        if (current) Object.assign(current, { autoplay: true, played: false, retries: 0 })
+        player.playVideo()
+        armSettle()
+      } else if (pending) pending.autoplay = true
     },
     pause: () => {
-      if (player && ready) player.pauseVideo()
-      else if (pending) pending.autoplay = false
+      if (player && ready) {
+        // a pause from the app: the load is no longer meant to play
+        if (current) current.autoplay = false
+        clearTimeout(settleTimer)
+        player.pauseVideo()
+      } else if (pending) pending.autoplay = false
     },
     seek: (seconds) => {
       if (player && ready) player.seekTo(seconds, true)
@@ -144,6 +226,7 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
     duration: () => (player && ready ? player.getDuration() || 0 : 0),
     destroy() {
       destroyed = true
+      clearTimeout(settleTimer)
       try {
         player?.destroy()
       } catch {

@@ -57,6 +57,10 @@ export function MediaPlayer({
   const host = useRef<HTMLDivElement>(null)
   const backend = useRef<PlayerBackend | null>(null)
   const loading = useRef(true)
+  // the newest load started and the newest one handed to the backend: a ready in between is an
+  // older load's (Next pressed again while the saved position is fetched; docs/decisions/092)
+  const started = useRef(0)
+  const issued = useRef(0)
   const kind = backendKindFor(video)
 
   // the latest props for callbacks fired by the backend
@@ -72,6 +76,7 @@ export function MediaPlayer({
   useEffect(() => {
     const events: BackendEvents = {
       onReady: () => {
+        if (issued.current !== started.current) return
         loading.current = false
         report()
       },
@@ -99,11 +104,14 @@ export function MediaPlayer({
     const b = backend.current
     if (!b) return
     let cancelled = false
+    const token = ++started.current
     loading.current = true
     b.pause()
     const start = startFrom === 'zero' ? Promise.resolve(0) : savedStart(video.id)
     void start.then((seconds) => {
-      if (!cancelled) b.load(video, seconds, latest.current.playing)
+      if (cancelled) return
+      issued.current = token
+      b.load(video, seconds, latest.current.playing)
     })
     return () => {
       cancelled = true

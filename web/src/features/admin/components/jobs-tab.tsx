@@ -1,17 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { styled } from 'styled-system/jsx'
-import { Button } from '~/components/ui/button.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
-import { errorText } from '~/lib/api.ts'
 import { jobsQuery, useDeleteJob, useRetryJob } from '../api.ts'
-import { Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
+import { ActionsCell, actionFailed, Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
 
 /** Jobs tab: counts by state, the failed jobs with their reasons and owners, retry or delete. */
 export function JobsTab() {
   const query = useQuery(jobsQuery)
   const retry = useRetryJob()
   const remove = useDeleteJob()
-  const onError = (err: unknown) => notify.error('Action failed', errorText(err))
   return (
     <Loaded query={query}>
       {({ counts, failed }) => (
@@ -43,16 +40,23 @@ export function JobsTab() {
                       <td>{job.owner?.email ?? '–'}</td>
                       <td>{when(job.failedAt)}</td>
                       <td>{job.error}</td>
-                      <td>
-                        <styled.div display="flex" gap="2">
-                          <Button size="xs" variant="outline" aria-label={`Retry ${job.name} of ${when(job.failedAt)}`} loading={retry.isPending && retry.variables === job.id} onClick={() => retry.mutate(job.id, { onError, onSuccess: () => notify.success('Job queued again') })}>
-                            Retry
-                          </Button>
-                          <Button size="xs" variant="outline" colorPalette="red" aria-label={`Delete ${job.name} of ${when(job.failedAt)}`} loading={remove.isPending && remove.variables === job.id} onClick={() => remove.mutate(job.id, { onError })}>
-                            Delete
-                          </Button>
-                        </styled.div>
-                      </td>
+                      <ActionsCell
+                        actions={[
+                          {
+                            label: 'Retry',
+                            name: `Retry ${job.name} of ${when(job.failedAt)}`,
+                            loading: retry.isPending && retry.variables === job.id,
+                            onClick: () => retry.mutate(job.id, { onError: actionFailed, onSuccess: () => notify.success('Job queued again') }),
+                          },
+                          {
+                            label: 'Delete',
+                            name: `Delete ${job.name} of ${when(job.failedAt)}`,
+                            danger: true,
+                            loading: remove.isPending && remove.variables === job.id,
+                            onClick: () => remove.mutate(job.id, { onError: actionFailed }),
+                          },
+                        ]}
+                      />
                     </tr>
                   ))}
                 </tbody>

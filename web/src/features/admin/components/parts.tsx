@@ -1,12 +1,35 @@
 import type { ReactNode } from 'react'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
+import { Button } from '~/components/ui/button.tsx'
 import { CardBody, CardRoot, CardTitle } from '~/components/ui/card.tsx'
 import { Spinner } from '~/components/ui/spinner.tsx'
+import { notify } from '~/components/ui/toaster.tsx'
 import { errorText } from '~/lib/api.ts'
 
 /** Local date and time of an ISO timestamp, or a dash. */
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–')
+
+/** The toast of a row action that failed. */
+export const actionFailed = (err: unknown) => notify.error('Action failed', errorText(err))
+
+/** One button of a table row: its text, its accessible name (naming the row), in red when `danger`. */
+export type RowAction = { label: string; name: string; onClick: () => void; loading?: boolean; danger?: boolean }
+
+/** A table row's last cell: its action buttons, small and outlined, side by side (or wrapping, with `wrap`). */
+export function ActionsCell({ actions, wrap = false }: { actions: RowAction[]; wrap?: boolean }) {
+  return (
+    <td>
+      <styled.div display="flex" gap="2" flexWrap={wrap ? 'wrap' : undefined}>
+        {actions.map((a) => (
+          <Button key={a.label} size="xs" variant="outline" {...(a.danger ? { colorPalette: 'red', color: 'red.text' } : {})} aria-label={a.name} loading={a.loading} onClick={a.onClick}>
+            {a.label}
+          </Button>
+        ))}
+      </styled.div>
+    </td>
+  )
+}
 
 /** A titled card of label/value rows (a description list), and buttons under it. */
 export function FactCard({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {

@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { styled } from 'styled-system/jsx'
-import { Button } from '~/components/ui/button.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
-import { errorText } from '~/lib/api.ts'
 import { schedulesQuery, useRunSchedule } from '../api.ts'
-import { Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
+import { ActionsCell, actionFailed, Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
 
 /** Schedules tab: each recurring job with its interval, last run, outcome and next run; run now. */
 export function SchedulesTab() {
@@ -44,22 +42,16 @@ export function SchedulesTab() {
                     {!s.lastOutcome && '–'}
                   </td>
                   <td>{s.nextRunAt ? when(s.nextRunAt) : 'Not scheduled'}</td>
-                  <td>
-                    <Button
-                      size="xs"
-                      variant="outline"
-                      aria-label={`Run now: ${s.name}`}
-                      loading={run.isPending && run.variables === s.name}
-                      onClick={() =>
-                        run.mutate(s.name, {
-                          onSuccess: () => notify.success(`${s.name} queued`),
-                          onError: (err) => notify.error('Action failed', errorText(err)),
-                        })
-                      }
-                    >
-                      Run now
-                    </Button>
-                  </td>
+                  <ActionsCell
+                    actions={[
+                      {
+                        label: 'Run now',
+                        name: `Run now: ${s.name}`,
+                        loading: run.isPending && run.variables === s.name,
+                        onClick: () => run.mutate(s.name, { onSuccess: () => notify.success(`${s.name} queued`), onError: actionFailed }),
+                      },
+                    ]}
+                  />
                 </tr>
               ))}
             </tbody>

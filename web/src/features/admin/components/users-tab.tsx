@@ -2,15 +2,13 @@ import { useQuery } from '@tanstack/react-query'
 import { SearchIcon } from 'lucide-react'
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
-import { Button } from '~/components/ui/button.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { Pagination } from '~/components/ui/pagination.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { useDebouncedValue } from '~/hooks/use-debounced-value.ts'
-import { errorText } from '~/lib/api.ts'
 import { usePatchUser, usersQuery } from '../api.ts'
 import { DeleteUserDialog } from './delete-user-dialog.tsx'
-import { Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
+import { ActionsCell, actionFailed, Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
 
 /** Users tab: search, grant/revoke admin, disable/enable, delete (confirm dialog naming the e-mail). */
 export function UsersTab() {
@@ -21,7 +19,7 @@ export function UsersTab() {
   const patch = usePatchUser()
   const [deleting, setDeleting] = useState<{ id: string; email: string } | null>(null)
   const change = (id: string, json: { admin?: boolean; disabled?: boolean }, done: string) =>
-    patch.mutate({ id, ...json }, { onSuccess: () => notify.success(done), onError: (err) => notify.error('Action failed', errorText(err)) })
+    patch.mutate({ id, ...json }, { onSuccess: () => notify.success(done), onError: actionFailed })
   return (
     <styled.div display="flex" flexDirection="column" gap="4">
       <styled.div maxW="sm" position="relative">
@@ -71,19 +69,22 @@ export function UsersTab() {
                         <td>{u.jobCount}</td>
                         <td>{u.subscriptionCount}</td>
                         <td>{when(u.lastSeenAt)}</td>
-                        <td>
-                          <styled.div display="flex" gap="2" flexWrap="wrap">
-                            <Button size="xs" variant="outline" aria-label={`${u.admin ? 'Revoke admin from' : 'Grant admin to'} ${u.email}`} onClick={() => change(u.id, { admin: !u.admin }, u.admin ? `${u.email} is no longer an admin` : `${u.email} is now an admin`)}>
-                              {u.admin ? 'Revoke admin' : 'Grant admin'}
-                            </Button>
-                            <Button size="xs" variant="outline" aria-label={`${u.disabled ? 'Enable' : 'Disable'} ${u.email}`} onClick={() => change(u.id, { disabled: !u.disabled }, `${u.email} is ${u.disabled ? 'enabled' : 'disabled'}`)}>
-                              {u.disabled ? 'Enable' : 'Disable'}
-                            </Button>
-                            <Button size="xs" variant="outline" colorPalette="red" color="red.text" aria-label={`Delete ${u.email}`} onClick={() => setDeleting({ id: u.id, email: u.email })}>
-                              Delete
-                            </Button>
-                          </styled.div>
-                        </td>
+                        <ActionsCell
+                          wrap
+                          actions={[
+                            {
+                              label: u.admin ? 'Revoke admin' : 'Grant admin',
+                              name: `${u.admin ? 'Revoke admin from' : 'Grant admin to'} ${u.email}`,
+                              onClick: () => change(u.id, { admin: !u.admin }, u.admin ? `${u.email} is no longer an admin` : `${u.email} is now an admin`),
+                            },
+                            {
+                              label: u.disabled ? 'Enable' : 'Disable',
+                              name: `${u.disabled ? 'Enable' : 'Disable'} ${u.email}`,
+                              onClick: () => change(u.id, { disabled: !u.disabled }, `${u.email} is ${u.disabled ? 'enabled' : 'disabled'}`),
+                            },
+                            { label: 'Delete', name: `Delete ${u.email}`, danger: true, onClick: () => setDeleting({ id: u.id, email: u.email }) },
+                          ]}
+                        />
                       </tr>
                     ))}
                   </tbody>
