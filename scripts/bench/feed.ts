@@ -146,6 +146,10 @@ const scenarios: { name: string; filter: Omit<VideoFilter, 'page' | 'perPage'>; 
   { name: 'hide shorts', filter: { hideShorts: true }, query: '&hide_shorts=true' },
   { name: 'hide watched', filter: { hideWatched: true }, query: '&hide_watched=true' },
   { name: 'q (1 title in 50)', filter: { q: 'topicc0' }, query: '&q=topicc0' },
+  // the same share of titles, among which 1 in 50 of the user's videos (the one above: none of them)
+  { name: 'q rare (1 in 50 of the feed)', filter: { q: 'topica0' }, query: '&q=topica0' },
+  // a word of every title
+  { name: 'q common (every title)', filter: { q: 'video' }, query: '&q=video' },
 ]
 
 async function startApp(url: string): Promise<{ port: number; stop(): Promise<void> }> {

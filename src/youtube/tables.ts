@@ -106,6 +106,8 @@ export const youtubeVideos = pgTable(
     // the feed without a channel filter, read backwards: channel and category are in the
     // index (and kind, for hide_shorts/hide_live) so that filtering on them needs no heap visit (liked/queued lists start from the marks)
     index('youtube_videos_published_channel_idx').on(t.publishedAt, t.id, t.channelId, t.categoryId, t.kind),
+    // the feed gathered from the user's channels and sorted (deep pages, narrow filters: docs/decisions/118)
+    index('youtube_videos_channel_category_published_idx').on(t.channelId, t.categoryId, t.publishedAt, t.id, t.kind),
     // related videos: same category, newest first
     index('youtube_videos_category_published_idx').on(t.categoryId, t.publishedAt, t.id),
     // `q`: title words, full text with the 'simple' configuration (no extension: PGlite and PostgreSQL 15 alike)

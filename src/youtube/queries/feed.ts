@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import { fallbackCategoryName } from '../categories.ts'
+import { countFilters, feedCountScope, feedPage, subscribedChannels, type FeedPlan } from './feed-plan.ts'
 import {
   youtubeChannels,
   youtubeChannelVideoCounts,
   youtubeLikes,
   youtubeQueueEntries,
-  youtubeSubscriptions,
   youtubeVideoCategories,
   youtubeVideos,
   youtubeWatches,
@@ -111,10 +111,6 @@ function videoSelect(db: Tx, userId: string) {
     .$dynamic()
 }
 
-function subscribedChannels(userId: string, column: SQL.Aliased | typeof youtubeVideos.channelId | typeof youtubeChannelVideoCounts.channelId): SQL {
-  return sql`${column} in (select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null)`
-}
-
 export interface VideoFilter {
   page: number
   perPage: number
@@ -152,9 +148,10 @@ const notWatched = (userId: string) =>
  *
  * The page is found first as bare ids and sort keys (an index-only scan),
  * then only those rows are joined to their details: with OFFSET, details
- * selected in one query would be computed for every skipped row too.
+ * selected in one query would be computed for every skipped row too. The
+ * subscription feed finds those ids one of two ways (`plan`, feed-plan.ts).
  */
-export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
+export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPlan = 'auto') {
   const marked = f.likedOnly || f.queuedOnly
   const kinds = shownKinds(f)
   const words = titleQuery(f.q)
@@ -167,9 +164,7 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
   // the page's own query reads title matches from the title index (titleMatched below)
   const where: SQL[] = own.filter((c) => c !== titleMatch)
   if (f.channelId) where.push(eq(youtubeVideos.channelId, f.channelId))
-  else if (!marked) where.push(subscribedChannels(userId, youtubeVideos.channelId))
   if (f.hideWatched) where.push(notWatched(userId))
-  const cond = where.length ? and(...where) : undefined
   const [k1, k2, direction] = f.likedOnly
     ? [youtubeLikes.createdAt, youtubeLikes.videoId, desc]
     : f.queuedOnly
@@ -182,8 +177,8 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
   const titleMatched = titleMatch
     ? sql`(select * from ${youtubeVideos} where ${titleMatch} offset 0) as ${youtubeVideos}`
     : null
-  // the matching ids and sort keys; built anew for each use (drizzle's builders are mutable)
-  const matching = () => {
+  // the matching ids and sort keys, in `scope` (whose videos); built anew for each use (drizzle's builders are mutable)
+  const matching = (scope?: SQL) => {
     let ids = db
       .select({ id: sql<string>`${youtubeVideos.id}`.as('page_id'), k1: sql`${k1}`.as('k1'), k2: sql`${k2}`.as('k2') })
       .from(titleMatched ?? youtubeVideos)
@@ -192,32 +187,32 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter) {
     if (f.queuedOnly) {
       ids = ids.innerJoin(youtubeQueueEntries, and(eq(youtubeQueueEntries.videoId, youtubeVideos.id), eq(youtubeQueueEntries.userId, userId)))
     }
-    return ids.where(cond)
+    return ids.where(and(...where, ...(scope ? [scope] : [])))
   }
-  const page = matching()
-    .orderBy(direction(k1), direction(k2))
-    .limit(f.perPage)
-    .offset((f.page - 1) * f.perPage)
-    .as('page')
-  const rows = db
+  const paged = (scope?: SQL) =>
+    matching(scope)
+      .orderBy(direction(k1), direction(k2))
+      .limit(f.perPage)
+      .offset((f.page - 1) * f.perPage)
+  const feed = !f.channelId && !marked
+  const countScope = () => feedCountScope(userId, f, kinds)
+  const { page, depth } = feed ? feedPage(db, userId, f, { paged, countScope, words: !!words, plan }) : { page: paged().as('page'), depth: null }
+  const rows = (depth ? db.with(depth) : db)
     .select(videoColumns(userId))
     .from(page)
     .innerJoin(youtubeVideos, eq(youtubeVideos.id, page.id))
     .innerJoin(youtubeChannels, eq(youtubeChannels.id, youtubeVideos.channelId))
     .orderBy(direction(page.k1), direction(page.k2))
 
-
   // title words: count the matching rows themselves (the GIN index finds them)
   if (words) {
-    return { rows, total: db.select({ n: count() }).from(matching().as('matching')) }
+    return { rows, total: db.select({ n: count() }).from(matching(feed ? subscribedChannels(userId, youtubeVideos.channelId) : undefined).as('matching')) }
   }
   if (!marked) {
     // channel feeds count from the per-channel, per-category, per-kind totals,
     // less the user's watched videos among them when those are hidden
     const c = youtubeChannelVideoCounts
-    const countWhere: SQL[] = [f.channelId ? eq(c.channelId, f.channelId) : subscribedChannels(userId, c.channelId)]
-    if (f.categories?.length) countWhere.push(inArray(c.categoryId, f.categories))
-    if (kinds) countWhere.push(inArray(c.kind, kinds))
+    const countWhere = f.channelId ? [eq(c.channelId, f.channelId), ...countFilters(f, kinds)] : countScope()
     const watched = f.hideWatched
       ? sql`(select count(*) from ${youtubeWatches} inner join ${youtubeVideos} on ${youtubeVideos.id} = ${youtubeWatches.videoId} where ${and(
           eq(youtubeWatches.userId, userId),

@@ -1,0 +1,1 @@
+CREATE INDEX "youtube_videos_channel_category_published_idx" ON "youtube_videos" USING btree ("channel_id","category_id","published_at","id","kind");
