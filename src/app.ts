@@ -46,10 +46,6 @@ const API_SECURITY_HEADERS: [string, string][] = [
   ['Referrer-Policy', 'no-referrer'],
   ['Cross-Origin-Resource-Policy', 'same-origin'],
 ]
-const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
-  await next()
-  for (const [name, value] of API_SECURITY_HEADERS) c.res.headers.set(name, value)
-}
 
 
 /**
@@ -74,13 +70,18 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
    * Every /api request, in one layer (each layer costs a dispatch on the hottest path): the
    * origin check for state-changing requests, the session, then the body limits.
    */
-  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const guard: MiddlewareHandler<AppEnv> = (c, next) => {
     const method = c.req.method
-    // GET and HEAD carry no body we read and change nothing: the session check's hot path
+    // GET and HEAD carry no body we read and change nothing: the session check's hot path, with
+    // no promise of its own when the session cache vouches for the cookie
     if (method === 'GET' || method === 'HEAD') {
-      await readSession(c, ctx.db, env.TRUST_PROXY)
-      return next()
+      const reading = readSession(c, ctx.db, env.TRUST_PROXY)
+      return reading ? reading.then(next) : next()
     }
+    return guardWrite(c, next)
+  }
+  const guardWrite: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const method = c.req.method
     // a Bearer request carries no cookie (readSession ignores it then): nothing to forge
     if (method !== 'OPTIONS' && bearerToken(c) === null) checkSameOrigin(c, env.TRUST_PROXY)
     await readSession(c, ctx.db, env.TRUST_PROXY)
@@ -146,8 +147,11 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
    */
   const edge: MiddlewareHandler = async (c, next) => {
     const started = performance.now()
-    if (c.req.path.startsWith('/api/')) await apiSecurityHeaders(c, next)
-    else await pageSecurityHeaders(c, next)
+    if (c.req.path.startsWith('/api/')) {
+      await next()
+      const headers = c.res.headers
+      for (const [name, value] of API_SECURITY_HEADERS) headers.set(name, value)
+    } else await pageSecurityHeaders(c, next)
     recordRequest(c, started)
     log.request(c.req.method, c.req.path, c.res.status, Math.round((performance.now() - started) * 10) / 10)
   }

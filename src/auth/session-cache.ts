@@ -10,7 +10,10 @@ import type { Db } from '../db/client.ts'
  *   by another process (logout or reset there, `scripts/admin.ts`, a test
  *   writing to the database) is seen within that time.
  * - Changes made through this process forget the affected entries at once:
- *   logout, password reset, admin flag (see session.ts and queries.ts).
+ *   logout (session.ts), password change and reset, admin flag (queries.ts),
+ *   disable, admin flag and delete by an admin (src/admin/users.ts), account
+ *   deletion (account.ts), API token revoke (bearer.ts); proven by
+ *   session-invalidation.test.ts. See also docs/decisions/112-session-route-hot-path.md.
  * - A session's own expiry is checked on every hit; sessions due for their
  *   sliding renewal always go to the database.
  * - At most `max` entries; the oldest are dropped first.

@@ -24,19 +24,24 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
 }
 
 /**
- * Looks the token up by its SHA-256 (the lookup itself is the comparison, so
- * no timing leak on the token). Sliding expiry: past half its life a session
- * is pushed to a fresh 30 days. Recently validated sessions come from the
- * in-memory cache (session-cache.ts) unless they are due for renewal.
+ * A session the cache (session-cache.ts) vouches for: validated within its TTL and not yet due
+ * for its sliding renewal. Null means "ask the database" (validateSession).
  */
-export async function validateSession(
-  db: Db,
-  token: string,
-): Promise<{ user: SessionUser; sessionId: string; renewedUntil: Date | null } | null> {
-  const id = hashToken(token)
+function cachedSession(db: Db, id: string): SessionUser | null {
+  const cached = sessionCache(db).get(id)
+  return cached && cached.expiresAt - Date.now() >= SESSION_TTL / 2 ? cached.user : null
+}
+
+/**
+ * Looks the session up by its id, the token's SHA-256 (the lookup itself is the comparison, so
+ * no timing leak on the token). Sliding expiry: past half its life a session is pushed to a
+ * fresh 30 days. Recently validated sessions come from the in-memory cache (session-cache.ts)
+ * unless they are due for renewal.
+ */
+async function validateSession(db: Db, id: string): Promise<{ user: SessionUser; renewedUntil: Date | null } | null> {
   const cache = sessionCache(db)
-  const cached = cache.get(id)
-  if (cached && cached.expiresAt - Date.now() >= SESSION_TTL / 2) return { user: cached.user, sessionId: id, renewedUntil: null }
+  const user = cachedSession(db, id)
+  if (user) return { user, renewedUntil: null }
   // the one place a session meets its user: a disabled user's sessions stop here (the cache is forgotten on disable)
   const [row] = await db
     .select({ id: users.id, email: users.email, admin: users.admin, expiresAt: sessions.expiresAt, lastSeenAt: users.lastSeenAt })
@@ -55,9 +60,9 @@ export async function validateSession(
   if (!row.lastSeenAt || Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY) {
     await db.update(users).set({ lastSeenAt: new Date() }).where(eq(users.id, row.id))
   }
-  const user = { id: row.id, email: row.email, admin: row.admin }
-  cache.set(id, user, renewedUntil ?? row.expiresAt)
-  return { user, sessionId: id, renewedUntil }
+  const fresh = { id: row.id, email: row.email, admin: row.admin }
+  cache.set(id, fresh, renewedUntil ?? row.expiresAt)
+  return { user: fresh, renewedUntil }
 }
 
 /** Ends one session (logout). */
@@ -109,32 +114,40 @@ export function clearSessionCookie(c: Context) {
   deleteCookie(c, SESSION_COOKIE, { path: '/' })
 }
 
+/** Who is asking: the request's `user` with its session or API token (at most one of the two). */
+function signIn(c: Context<AppEnv>, user: SessionUser | null, sessionId: string | null, apiTokenId: string | null) {
+  c.set('user', user)
+  c.set('sessionId', sessionId)
+  c.set('apiTokenId', apiTokenId)
+}
+
 /**
  * Reads the session cookie and fills `user` (or null): the first thing every /api request
- * does after the origin check (src/app.ts), so it skips Hono's general cookie parser.
+ * does after the origin check (src/app.ts), so it skips Hono's general cookie parser. No cookie,
+ * or a session the cache vouches for (the hot path of every signed-in request), is settled at
+ * once, without a promise; otherwise the returned promise settles once the database answered.
  */
-export async function readSession(c: Context<AppEnv>, db: Db, trustProxy: boolean) {
-  c.set('user', null)
-  c.set('sessionId', null)
-  c.set('apiTokenId', null)
+export function readSession(c: Context<AppEnv>, db: Db, trustProxy: boolean): Promise<void> | void {
   // an API token instead (src/auth/bearer.ts): then the cookie is not read at all
   const bearer = bearerToken(c)
-  if (bearer !== null) {
-    const found = await validateApiToken(db, bearer)
-    if (found) {
-      c.set('user', found.user)
-      c.set('apiTokenId', found.tokenId)
-    }
-    return
-  }
+  if (bearer !== null) return readApiToken(c, db, bearer)
   const token = sessionToken(c.req.raw.headers.get('cookie'))
-  if (!token) return
-  const found = await validateSession(db, token)
-  if (found) {
-    c.set('user', found.user)
-    c.set('sessionId', found.sessionId)
+  if (!token) return signIn(c, null, null, null)
+  const id = hashToken(token)
+  const user = cachedSession(db, id)
+  if (user) return signIn(c, user, id, null)
+  signIn(c, null, null, null)
+  return validateSession(db, id).then((found) => {
+    if (!found) return
+    signIn(c, found.user, id, null)
     if (found.renewedUntil) setSessionCookie(c, token, found.renewedUntil, trustProxy)
-  }
+  })
+}
+
+async function readApiToken(c: Context<AppEnv>, db: Db, bearer: string) {
+  signIn(c, null, null, null)
+  const found = await validateApiToken(db, bearer)
+  if (found) signIn(c, found.user, null, found.tokenId)
 }
 
 /** The session cookie's value in a Cookie header (`name=value; ...`), or null. */

@@ -10,6 +10,7 @@ describe('MemoTrieRouter', () => {
       c.res.headers.set('x-seen', '1')
     })
     .get('/jobs/list', (c) => c.text('list'))
+    .post('/jobs/list', (c) => c.text('posted'))
     .get('/jobs/:id/download', (c) => c.text(`download ${c.req.param('id')}`))
     .get('/jobs/:id', (c) => c.text(`job ${c.req.param('id')}`))
     .all('*', (c) => c.text('other', 404))
@@ -23,6 +24,14 @@ describe('MemoTrieRouter', () => {
       expect(await (await app.request(`/jobs/b${i}`)).text()).toBe(`job b${i}`)
       const other = await app.request('/nowhere')
       expect([other.status, await other.text()]).toEqual([404, 'other'])
+    }
+  })
+
+  test('the same path under two methods is remembered for each', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect(await (await app.request('/jobs/list', { method: 'POST' })).text()).toBe('posted')
+      expect(await (await app.request('/jobs/list')).text()).toBe('list')
+      expect((await app.request('/jobs/list', { method: 'PUT' })).status).toBe(404)
     }
   })
 

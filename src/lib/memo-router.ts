@@ -16,24 +16,33 @@ const MAX_MEMO = 1000
 export class MemoTrieRouter<T> implements Router<T> {
   name = 'MemoTrieRouter'
   #trie = new TrieRouter<T>()
-  #memo = new Map<string, Result<T>>()
+  /** method -> path -> result: no key is built per request (a joined string cost more than the look-up) */
+  #memo = new Map<string, Map<string, Result<T>>>()
+  #size = 0
 
   add(method: string, path: string, handler: T) {
-    this.#memo.clear()
+    this.#forget()
     this.#trie.add(method, path, handler)
   }
 
   match(method: string, path: string): Result<T> {
-    const key = `${method} ${path}`
-    const known = this.#memo.get(key)
+    const known = this.#memo.get(method)?.get(path)
     if (known) return known
     const result = this.#trie.match(method, path)
     // TrieRouter's result: [[handler, params], ...] in one element
     const handlers = result[0] as [T, Record<string, string>][]
     if (handlers.every(([, params]) => Object.keys(params).length === 0)) {
-      if (this.#memo.size >= MAX_MEMO) this.#memo.clear()
-      this.#memo.set(key, result)
+      if (this.#size >= MAX_MEMO) this.#forget()
+      let paths = this.#memo.get(method)
+      if (!paths) this.#memo.set(method, (paths = new Map()))
+      paths.set(path, result)
+      this.#size++
     }
     return result
+  }
+
+  #forget() {
+    this.#memo.clear()
+    this.#size = 0
   }
 }
