@@ -16,18 +16,25 @@ import { downloadAudio } from '../tools/ytdlp.ts'
 import { fileChapters } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { squareArtwork } from './square.ts'
-import { fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
+import { cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
 export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
   ctx.hub.publish(topics.musicJobs(userId), event)
 }
 
 const PROGRESS_EVERY_MS = 250
+/** The stored copy (job row and queue) follows less often: each write costs the server a query. */
+const STORE_EVERY_MS = 2000
 
-/** Progress 0-100, stored and pushed at most every 250 ms and only when the whole percent changes. */
+/**
+ * Progress 0-100, pushed at most every 250 ms and only when the whole percent
+ * changes (docs/api.md, the music socket); stored at most every 2 s, and
+ * always when forced.
+ */
 function progressReporter(ctx: AppContext, row: MusicJobRow, run: JobRun) {
   let last = -1
   let lastAt = 0
+  let storedAt = 0
   let pending: Promise<unknown> = Promise.resolve()
   return (percent: number, force = false) => {
     const value = Math.max(0, Math.min(100, Math.floor(percent)))
@@ -36,6 +43,8 @@ function progressReporter(ctx: AppContext, row: MusicJobRow, run: JobRun) {
     last = value
     lastAt = now
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'PROGRESS', progress: value })
+    if (!force && now - storedAt < STORE_EVERY_MS) return
+    storedAt = now
     pending = pending
       .then(() => Promise.all([setMusicJobProgress(ctx.db, row.id, value), run.progress(value)]))
       .catch((err) => log.warn('progress update failed', { id: row.id, ...errorFields(err) }))
@@ -158,7 +167,7 @@ async function segmentsToRemove(ctx: AppContext, row: MusicJobRow, signal: Abort
   if (!videoId || !row.removeSegments?.length) return none
   try {
     const segments = await fetchSegments(ctx.env.SPONSORBLOCK_URL, videoId, row.removeSegments, ctx.allow, signal)
-    return { remove: segments.map((s) => [s.start, s.end] as [number, number]), notice: null }
+    return { remove: segments.map((s) => [s.start, s.end] as [number, number]), notice: segments.length ? cutNotice(segments) : null }
   } catch (err) {
     if (!(err instanceof SponsorBlockUnavailable)) throw err
     log.warn('sponsorblock unavailable, converting uncut', { id: row.id, error: err.message })

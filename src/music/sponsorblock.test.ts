@@ -6,7 +6,7 @@ import { parseFile } from 'music-metadata'
 import { makeTone } from '../../tests/support/media.ts'
 import { startMusicServices, type MusicServices } from '../../tests/support/music-services.ts'
 import { parseAllowList } from '../lib/url-guard.ts'
-import { fetchSegments, mergeSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
+import { cutNotice, fetchSegments, mergeSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 import { convertToMp3 } from '../tools/ffmpeg.ts'
 
 // SponsorBlock's hash-prefix API against the local stand-in, and the cut made
@@ -85,6 +85,17 @@ describe('fetchSegments (hash-prefix API)', () => {
       { category: 'a', start: 5, end: 9 },
     ])
   })
+})
+
+test('the notice names how many parts and how long, rounded to the second', () => {
+  expect(cutNotice([{ start: 4, end: 9 }])).toBe('Removed 1 non-music part (0:05 in all).')
+  expect(
+    cutNotice([
+      { start: 0, end: 12.345 },
+      { start: 203.5, end: 212.061 },
+    ]),
+  ).toBe('Removed 2 non-music parts (0:21 in all).')
+  expect(cutNotice([{ start: 10, end: 85.4 }])).toBe('Removed 1 non-music part (1:15 in all).')
 })
 
 describe('the cut', () => {

@@ -88,3 +88,10 @@ export function mergeSegments(segments: SkipSegment[]): SkipSegment[] {
   }
   return merged
 }
+
+/** "Removed 2 non-music parts (0:21 in all)." — the row tells what the cut took out. */
+export function cutNotice(segments: { start: number; end: number }[]): string {
+  const seconds = Math.round(segments.reduce((sum, s) => sum + (s.end - s.start), 0))
+  const length = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+  return `Removed ${segments.length} non-music part${segments.length === 1 ? '' : 's'} (${length} in all).`
+}

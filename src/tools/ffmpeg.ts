@@ -105,61 +105,66 @@ export async function convertToMp3(
   range: ConvertRange = {},
 ): Promise<Loudness | null> {
   if (!ffmpeg) throw new ToolFailure('tool_missing', FFMPEG_MISSING)
-  const seek = range.start ? ['-ss', range.start.toFixed(3)] : []
   const length = range.end !== undefined ? range.end - (range.start ?? 0) : undefined
   let durationUs = length !== undefined ? length * 1e6 : 0
-  const chain = range.remove?.length ? [removeSpans(range.remove)] : []
   const loudness = new LoudnessReader()
-  await runTool(
-    'ffmpeg',
-    [
-      ffmpeg.path,
-      '-hide_banner',
-      '-nostdin',
-      '-y',
-      ...seek,
-      ...(length !== undefined ? ['-t', length.toFixed(3)] : []),
-      '-i',
-      input,
-      '-filter_complex',
-      measuringGraph('0:a:0', chain),
-      '-map',
-      '[out]',
-      '-vn',
-      '-sn',
-      '-dn',
-      '-map_metadata',
-      '-1',
-      '-map_chapters',
-      '-1',
-      '-c:a',
-      'libmp3lame',
-      '-q:a',
-      '0',
-      '-f',
-      'mp3',
-      '-progress',
-      'pipe:1',
-      '-nostats',
-      output,
-    ],
-    {
-      signal,
-      classify: classifyFfmpeg,
-      // the input's duration comes first on stderr, before any progress block
-      onStderrLine(line) {
-        loudness.line(line)
-        const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
-        if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
-      },
-      onLine(line) {
-        const m = /^out_time_(?:us|ms)=(\d+)/.exec(line)
-        if (m && durationUs > 0) onProgress(Math.min(1, Number(m[1]) / durationUs))
-        else if (line === 'progress=end') onProgress(1)
-      },
+  await runTool('ffmpeg', mp3Args(ffmpeg.path, input, output, range), {
+    signal,
+    classify: classifyFfmpeg,
+    // the input's duration comes first on stderr, before any progress block
+    onStderrLine(line) {
+      loudness.line(line)
+      const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
+      if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
     },
-  )
+    onLine(line) {
+      const m = /^out_time_(?:us|ms)=(\d+)/.exec(line)
+      if (m && durationUs > 0) onProgress(Math.min(1, Number(m[1]) / durationUs))
+      else if (line === 'progress=end') onProgress(1)
+    },
+  })
   return loudness.result()
+}
+
+/**
+ * convertToMp3's command line (the benchmark runs the same one by hand):
+ * input seeking for a range, the measuring graph, MP3 VBR, progress on stdout.
+ */
+export function mp3Args(ffmpegPath: string, input: string, output: string, range: ConvertRange = {}): string[] {
+  const seek = range.start ? ['-ss', range.start.toFixed(3)] : []
+  const length = range.end !== undefined ? range.end - (range.start ?? 0) : undefined
+  const chain = range.remove?.length ? [removeSpans(range.remove)] : []
+  return [
+    ffmpegPath,
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    ...seek,
+    ...(length !== undefined ? ['-t', length.toFixed(3)] : []),
+    '-i',
+    input,
+    '-filter_complex',
+    measuringGraph('0:a:0', chain),
+    '-map',
+    '[out]',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-map_metadata',
+    '-1',
+    '-map_chapters',
+    '-1',
+    '-c:a',
+    'libmp3lame',
+    '-q:a',
+    '0',
+    '-f',
+    'mp3',
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    output,
+  ]
 }
 
 /** An `aselect` dropping the given spans (seconds), timestamps made continuous again. */

@@ -12,7 +12,9 @@ import { join } from 'node:path'
  * then answers `-J` with that uploader. Each call's cookies file (`--cookies`)
  * is recorded with its mode and text. Anything else runs Debian's
  * yt-dlp with the arguments it understands (the 2023 build knows no
- * `--js-runtimes`), so successful jobs work too.
+ * `--js-runtimes`), so successful jobs work too. `urls` maps a link (say a
+ * YouTube watch URL) to the loopback URL actually downloaded, so a job can
+ * present a YouTube video id while yt-dlp only ever talks to 127.0.0.1.
  */
 export interface FakeYtdlp {
   path: string
@@ -36,13 +38,13 @@ export interface ToolErrorCase {
 export const FIXTURE = join(import.meta.dir, '../fixtures/tool-errors.json')
 export const toolErrorCases = (): ToolErrorCase[] => (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { cases: ToolErrorCase[] }).cases
 
-export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string } = {}): FakeYtdlp {
+export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; urls?: Record<string, string> } = {}): FakeYtdlp {
   const dir = mkdtempSync(join(tmpdir(), 'tunefeed-fake-ytdlp-'))
   const log = join(dir, 'calls.jsonl')
   writeFileSync(log, '')
   writeFileSync(join(dir, 'cookies.jsonl'), '')
   const path = join(dir, 'yt-dlp')
-  const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir }
+  const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir, urls: opts.urls ?? {} }
   writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(import.meta.path)} ${JSON.stringify(JSON.stringify(config))} "$@"\n`)
   chmodSync(path, 0o755)
   return {
@@ -65,8 +67,10 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string } = 
 const NEWER_OPTIONS: Record<string, number> = { '--no-js-runtimes': 0, '--js-runtimes': 1 }
 
 async function main(configJson: string, args: string[]) {
-  const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string }
+  const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string; urls: Record<string, string> }
   appendFileSync(config.log, `${JSON.stringify(args)}\n`)
+  const mapped = config.urls[args.at(-1) ?? '']
+  if (mapped) args[args.length - 1] = mapped
   const cookies = args.indexOf('--cookies')
   if (cookies >= 0) {
     const path = args[cookies + 1]!
