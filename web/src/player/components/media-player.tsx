@@ -90,7 +90,12 @@ export function MediaPlayer({
         latest.current.onProgress(d, d)
         latest.current.onEnded?.(d, d)
       },
-      onError: (message) => latest.current.onError?.(message),
+      // an older load's error (Next pressed while it loaded) would skip the video being started:
+      // dropped like its ready. Before any load was handed over, it is the player's own (the API).
+      onError: (message) => {
+        if (issued.current !== 0 && issued.current !== started.current) return
+        latest.current.onError?.(message)
+      },
     }
     const b = kind === 'html5' ? createHtml5Backend(host.current!, events, { controls }) : createYoutubeBackend(host.current!, events)
     backend.current = b
