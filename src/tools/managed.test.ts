@@ -36,6 +36,13 @@ async function status(client = admin): Promise<Status> {
 
 /** POST update → 202, then waits for the check to be recorded. */
 async function update(): Promise<Status['tools']['ytDlp']> {
+  // a check still running (the start-up one, slow on a busy machine) would take this request in
+  // (one check at a time) and end with the checkedAt read here: let it finish first
+  const running = Date.now() + 30_000
+  while (t.ctx.tools.managed.busy) {
+    if (Date.now() > running) throw new Error('the running check did not finish')
+    await Bun.sleep(100)
+  }
   const before = (await status()).tools.ytDlp.checkedAt
   const res = await admin.post('/api/admin/tools/ytdlp/update')
   expect(res.status).toBe(202)

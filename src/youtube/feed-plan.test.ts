@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { quickUser, startYoutubeTestApp, type YoutubeTestApp } from '../../tests/support/youtube.ts'
 import { rowsOf } from '../db/rows.ts'
 import { feedQueries, type VideoFilter } from './queries/feed.ts'
+import { youtubeChannelVideoCounts, youtubeVideos } from './tables.ts'
 
 // The subscription feed's two ways to find a page (docs/decisions/118): walking the date index
 // and gathering the user's videos give the same rows, in the same order, for every filter and
@@ -93,4 +94,49 @@ test('auto walks the first page of the whole feed and gathers when the filtered 
   const narrow: VideoFilter = { categories: [smallest], page: 1, perPage: 48 }
   expect(await expected(narrow)).toBe('gather')
   expect(await ranBranch(narrow)).toBe('gather')
+})
+
+// Review additions: the cases the equivalence above does not reach.
+
+test('a user who follows nothing gets empty pages every way (and no one else’s videos)', async () => {
+  const nobody = await quickUser(t)
+  for (const plan of ['walk', 'gather', 'auto'] as const) {
+    for (const f of [{ page: 1, perPage: 5 }, { page: 3, perPage: 48, hideShorts: true }]) {
+      expect(await (await feedQueries(t.ctx.db, nobody.id, f, plan).rows).map((r) => r.id)).toEqual([])
+    }
+  }
+})
+
+test('stale per-channel counts change only the choice of way, never the page', async () => {
+  const c = youtubeChannelVideoCounts
+  const saved = await t.ctx.db.select().from(c)
+  try {
+    // counts far too high (the walk is chosen), then all zero (gathering is chosen)
+    for (const videos of [1_000_000, 0]) {
+      await t.ctx.db.update(c).set({ videos })
+      for (const f of [{ page: 1, perPage: 4 }, { page: 2, perPage: 9, hideWatched: true }, { page: 1, perPage: 3, categories: [categories[0]!] }]) {
+        expect(await ids(f, 'auto')).toEqual(await ids(f, 'walk'))
+      }
+    }
+  } finally {
+    for (const row of saved) {
+      await t.ctx.db.update(c).set({ videos: row.videos }).where(and(eq(c.channelId, row.channelId), eq(c.categoryId, row.categoryId), eq(c.kind, row.kind)))
+    }
+  }
+})
+
+test('videos published at the same instant keep one order (by id) every way, across page boundaries', async () => {
+  const all = await ids({ page: 1, perPage: 100 }, 'walk')
+  // every other video of the user's feed, from every channel, at one shared instant
+  const tied = all.filter((_, i) => i % 2 === 0)
+  await t.ctx.db.update(youtubeVideos).set({ publishedAt: new Date('2026-11-01T00:00:00Z') }).where(inArray(youtubeVideos.id, tied))
+  const reordered = await ids({ page: 1, perPage: 100 }, 'walk')
+  // (the fake's dates are all before that instant: the tied videos lead, in the id order of the database's collation)
+  expect(new Set(reordered.slice(0, tied.length))).toEqual(new Set(tied))
+  for (const perPage of [1, 3, 5]) {
+    for (let page = 1; page <= Math.ceil(reordered.length / perPage); page++) {
+      const expected = reordered.slice((page - 1) * perPage, page * perPage)
+      for (const plan of ['gather', 'auto'] as const) expect(await ids({ page, perPage }, plan)).toEqual(expected)
+    }
+  }
 })

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Frame } from 'playwright-core'
 import { SCREENSHOTS } from '../support/e2e.ts'
-import { api, cards, fake, footer, listSettled, noPageErrors, page, search, setUpVideoArea, shot, subscribeAndWait, until, waitForFooterTitle, type VideoJson } from '../support/videos-e2e.ts'
+import { api, cards, fake, footer, footerTitle, listSettled, noPageErrors, page, search, setUpVideoArea, shot, subscribeAndWait, until, waitForFooterTitle, type VideoJson } from '../support/videos-e2e.ts'
 
 // The production path: no direct media, so every video plays through the IFrame Player API,
 // here its local stand-in (scripts/fake-youtube/iframe-api.ts) loaded from YOUTUBE_IFRAME_API_URL.
@@ -164,6 +164,58 @@ describe('video area through the IFrame Player API', () => {
       await until('the next one plays', async () => (await embedTime(videos[7]!.id)) > 0.3)
       await listSettled()
       expect(await cards().count()).toBeGreaterThan(0)
+    },
+    { timeout: 120_000 },
+  )
+
+  test(
+    "an unplayable video's error that arrives while Next starts the following one does not skip that one",
+    async () => {
+      // page 3 (perPage 4): its first plays, its second cannot be embedded (150) and its error is
+      // held back until Next was pressed again, while the third's saved position is still fetched
+      const [first, broken, third, fourth] = videos.slice(8, 12) as [VideoJson, VideoJson, VideoJson, VideoJson]
+      fake.embedErrors.set(broken.id, 150)
+      const releaseError = fake.hold((path) => path === `/embed/${broken.id}/status`)
+      const { promise: positionHeld, resolve: releasePosition } = Promise.withResolvers<void>()
+      const positionAsked = Promise.withResolvers<void>()
+      await page.route(`**/api/youtube/videos/${third.id}/progress`, async (route) => {
+        if (route.request().method() !== 'GET') return route.continue()
+        positionAsked.resolve()
+        await positionHeld
+        await route.continue().catch(() => {}) // unrouted meanwhile: the request went on by itself
+      })
+      try {
+        await page.goto('/youtube/videos?perPage=4&page=3')
+        await listSettled()
+        const stop = page.getByRole('button', { name: 'Stop AutoPlay' })
+        if (await stop.isVisible()) await stop.click()
+        await page.getByRole('button', { name: 'Enable AutoPlay' }).click()
+        await waitForFooterTitle(first.title)
+        await playing(first.id)
+        const next = footer().getByRole('button', { name: 'Next video' })
+        await next.click()
+        await waitForFooterTitle(broken.title)
+        await next.click()
+        await waitForFooterTitle(third.title)
+        await positionAsked.promise
+        // the broken video's error reaches the page while the third one's start is fetched
+        releaseError()
+        // (it would show its notice and move on from the third to the fourth at once)
+        const noticed = await page
+          .getByText('The owner does not allow playing this video here')
+          .first()
+          .waitFor({ timeout: 3_000 })
+          .then(() => true, () => false)
+        releasePosition()
+        expect(noticed).toBe(false)
+        expect(await footerTitle()).not.toBe(fourth.title)
+        await playing(third.id)
+        expect(await footerTitle()).toBe(third.title)
+      } finally {
+        releaseError()
+        releasePosition()
+        await page.unroute(`**/api/youtube/videos/${third.id}/progress`)
+      }
     },
     { timeout: 120_000 },
   )

@@ -101,7 +101,8 @@ type Current = Load & {
  * (docs/decisions/092). So states seen before the newest load begins (UNSTARTED, BUFFERING or
  * CUED; or SETTLE_MS of quiet) belong to a superseded load and are ignored, and a load meant to
  * play that settles in another state (CUED, UNSTARTED, or PAUSED before it ever played) with no
- * pause from the app gets `playVideo` again, up to PLAY_RETRIES times.
+ * pause from the app gets `playVideo` again, up to PLAY_RETRIES times; not a PAUSED while the
+ * viewer's focus is in the embed (their own click: docs/decisions/125).
  */
 export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): PlayerBackend {
   const mount = document.createElement('div')
@@ -112,6 +113,12 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
   let pending: Load | null = null
   let current: Current | null = null
   let settleTimer: ReturnType<typeof setTimeout> | undefined
+
+  /** The viewer's focus is in the player's iframe: a click into the embed moves it there (docs/decisions/125). */
+  const embedFocused = () => {
+    const el = document.activeElement
+    return el != null && el.tagName === 'IFRAME' && host.contains(el)
+  }
 
   const doLoad = (p: Load) => {
     current = { ...p, begun: false, ready: false, played: false, retries: 0 }
@@ -146,7 +153,9 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
       armSettle()
       return
     }
-    const playing = state === PLAYING || state === BUFFERING || state === ENDED || (state === PAUSED && c.played)
+    // a PAUSED after it played, or while the viewer's focus is in the embed (they clicked into it,
+    // e.g. on its pause button while it first buffered), is the viewer's own: left alone
+    const playing = state === PLAYING || state === BUFFERING || state === ENDED || (state === PAUSED && (c.played || embedFocused()))
     if (c.autoplay && !playing && c.retries < PLAY_RETRIES) {
       c.retries++
       player.playVideo()

@@ -90,10 +90,17 @@ export function MediaPlayer({
         latest.current.onProgress(d, d)
         latest.current.onEnded?.(d, d)
       },
-      onError: (message) => latest.current.onError?.(message),
+      // an older load's error (Next pressed while it loaded) would skip the video being started:
+      // dropped like its ready. Before any load was handed to this backend, it is the backend's
+      // own (the IFrame API script failed to load) and is passed on (docs/decisions/126).
+      onError: (message) => {
+        if (issued.current !== 0 && issued.current !== started.current) return
+        latest.current.onError?.(message)
+      },
     }
     const b = kind === 'html5' ? createHtml5Backend(host.current!, events, { controls }) : createYoutubeBackend(host.current!, events)
     backend.current = b
+    issued.current = 0 // nothing handed to this backend yet: its errors until then are its own
     return () => {
       backend.current = null
       b.destroy()
