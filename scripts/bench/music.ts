@@ -6,10 +6,13 @@
  * on 127.0.0.1):
  *  (a) a URL job end to end through the API of a real server process
  *      (POST /jobs/create → COMPLETED on the WebSocket), and
- *  (b) the same yt-dlp and ffmpeg commands run by hand,
- * alternated, median of each; prints a/b (target ≤ 1.10). Then the server's
- * resident memory (from /proc) during a 200 MB upload and during 10
- * concurrent jobs, against its idle baseline.
+ *  (b) the same yt-dlp and ffmpeg commands run by hand: yt-dlp as the job
+ *      calls it, then the job's own conversion command line (`mp3Args`, with
+ *      the loudness branch, as in (c)),
+ * in rotating order, median of each; prints a/b (target ≤ 1.10), and a
+ * against the plain cut (that command without the loudness branch) as (c)
+ * does. Then the server's resident memory (from /proc) during a 200 MB upload
+ * and during 10 concurrent jobs, against its idle baseline.
  *
  * Then (`--part=tracks` runs only this; `--part=pipeline` only the above):
  *  (c) a chapter split of a 40-minute source with 10 chapters through the API
@@ -104,19 +107,13 @@ async function createJob(server: ServerProcess, cookie: string, fields: Record<s
   return ((await res.json()) as { id: string }).id
 }
 
-/** Wall and CPU time of yt-dlp + ffmpeg run by hand. */
-async function byHand(pageUrl: string): Promise<{ wall: number; cpu: number }> {
+/** Wall and CPU time of yt-dlp + the job's conversion command run by hand (or that command without the loudness branch). */
+async function byHand(pageUrl: string, measure: boolean): Promise<{ wall: number; cpu: number }> {
   const dir = mkdtempSync(join(work, 'hand-'))
   const t0 = performance.now()
   const { source, cpu: dlCpu } = await downloadByHand(pageUrl, dir)
-  const conv = Bun.spawn([FFMPEG, '-hide_banner', '-nostdin', '-y', '-i', source, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '0', `${dir}/out.mp3`], {
-    stdout: 'ignore',
-    stderr: 'ignore',
-    detached: true,
-  })
-  if ((await conv.exited) !== 0) throw new Error('ffmpeg failed')
+  const cpu = dlCpu + (await runFfmpeg(conversion(source, `${dir}/out.mp3`, {}, measure)))
   const wall = performance.now() - t0
-  const cpu = dlCpu + Number(conv.resourceUsage()!.cpuTime.total) / 1e6
   rmSync(dir, { recursive: true, force: true })
   return { wall, cpu }
 }
@@ -183,11 +180,12 @@ console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(
 const idleCpu0 = cpuSeconds(server.proc.pid)
 await Bun.sleep(3000)
 console.log(`server CPU while idle: ${((cpuSeconds(server.proc.pid) - idleCpu0) / 3).toFixed(3)} s per s`)
-await byHand(benchPage)
+await byHand(benchPage, true)
 const apiJob = { wall: [] as number[], cpu: [] as number[] }
 if (part !== 'tracks') {
   const a: { wall: number; cpu: number }[] = []
   const b: { wall: number; cpu: number }[] = []
+  const plainCut: { wall: number; cpu: number }[] = []
   // (a)'s CPU is everything the server process and its children spent meanwhile
   const throughApi = async (i: number) => {
     const cpu0 = cpuSeconds(server.proc.pid)
@@ -199,25 +197,23 @@ if (part !== 'tracks') {
     return { wall, cpu: cpuSeconds(server.proc.pid) - cpu0 }
 }
 for (let i = 0; i < runs; i++) {
-  // alternate the order so neither side always runs on a warmer machine
-  if (i % 2 === 0) {
-    a.push(await throughApi(i))
-    b.push(await byHand(benchPage))
-  } else {
-    b.push(await byHand(benchPage))
-    a.push(await throughApi(i))
-  }
+  // rotate the order so no side always runs on a warmer machine
+  const steps = [async () => a.push(await throughApi(i)), async () => b.push(await byHand(benchPage, true)), async () => plainCut.push(await byHand(benchPage, false))]
+  for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!()
   const last = (x: typeof a) => `${(x.at(-1)!.wall / 1000).toFixed(2)} s (cpu ${x.at(-1)!.cpu.toFixed(2)} s)`
-  console.log(`run ${i + 1}: api ${last(a)}, by hand ${last(b)}`)
+  console.log(`run ${i + 1}: api ${last(a)}, by hand ${last(b)}, by hand without the loudness branch ${last(plainCut)}`)
 }
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const wall = (x: typeof a) => x.map((r) => r.wall)
 const cpu = (x: typeof a) => x.map((r) => r.cpu)
 console.log(`\n(a) through the API: median ${secs(median(wall(a)))}, best ${secs(Math.min(...wall(a)))}, median CPU ${median(cpu(a)).toFixed(2)} s`)
-console.log(`(b) yt-dlp + ffmpeg by hand: median ${secs(median(wall(b)))}, best ${secs(Math.min(...wall(b)))}, median CPU ${median(cpu(b)).toFixed(2)} s`)
+console.log(`(b) yt-dlp + the job's ffmpeg command by hand: median ${secs(median(wall(b)))}, best ${secs(Math.min(...wall(b)))}, median CPU ${median(cpu(b)).toFixed(2)} s`)
 console.log(
   `a/b = ${(median(wall(a)) / median(wall(b))).toFixed(3)} wall (medians), ${(Math.min(...wall(a)) / Math.min(...wall(b))).toFixed(3)} wall (best runs), ` +
     `${(median(cpu(a)) / median(cpu(b))).toFixed(3)} CPU (medians); target ≤ 1.10`,
+)
+console.log(
+  `    against the plain cut (without the loudness branch): ${(median(wall(a)) / median(wall(plainCut))).toFixed(3)} wall, ${(median(cpu(a)) / median(cpu(plainCut))).toFixed(3)} CPU (medians)`,
 )
 console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
 apiJob.wall.push(...wall(a))

@@ -15,7 +15,10 @@ afterEach(async () => {
   for (const jobs of running.splice(0)) await jobs.stop()
 })
 
-async function startJobs(modules: JobModule[], config: { queueName?: string; scheduler?: boolean; timeoutMs?: number } = {}) {
+async function startJobs(
+  modules: JobModule[],
+  config: { queueName?: string; scheduler?: boolean; timeoutMs?: number; idlePollMs?: number } = {},
+) {
   const jobs = new BunqueueJobs(modules, {
     dataPath: testQueuePath(),
     queueName: config.queueName ?? `queue-test-${crypto.randomUUID()}`,
@@ -23,6 +26,7 @@ async function startJobs(modules: JobModule[], config: { queueName?: string; sch
     defaultTimeoutMs: config.timeoutMs ?? 10_000,
     scheduler: config.scheduler ?? false,
     retryDelayMs: 10,
+    idlePollMs: config.idlePollMs,
   })
   running.push(jobs)
   await jobs.start(ctx)
@@ -174,6 +178,35 @@ describe('BunqueueJobs', () => {
     const off = await startJobs([module], { queueName, scheduler: false })
     expect(await off.schedules()).toEqual([])
     expect(r.runs).toEqual([])
+  })
+
+  test('a new job wakes the idle worker: it does not wait for the idle poll', async () => {
+    const r = recorder('t.wake', async () => {})
+    // an idle poll far beyond this test's waits: only the wake in enqueue can start the jobs
+    const jobs = await startJobs([{ definitions: [r.def] }], { idlePollMs: 600_000 })
+    await Bun.sleep(100)
+    await jobs.enqueue(r.def, { n: 1 })
+    await until(() => r.runs.length === 1, 3_000)
+    // again while the worker is between idle polls, and with a job running
+    const slow = recorder('t.wake-slow', (_attempt, signal) => waitAbort(signal))
+    const busy = await startJobs([{ definitions: [r.def, slow.def] }], { idlePollMs: 600_000 })
+    await busy.enqueue(slow.def, { n: 1 }, { jobId: 'slow' })
+    await until(() => slow.runs.length === 1, 3_000)
+    await busy.enqueue(r.def, { n: 2 })
+    await until(() => r.runs.length === 2, 3_000)
+    await busy.cancel('slow')
+    expect(r.runs).toEqual([
+      { n: 1, attempt: 1 },
+      { n: 2, attempt: 1 },
+    ])
+  })
+
+  test('a schedule fires with the idle poll as it is in production', async () => {
+    const r = recorder('t.tick', async () => {})
+    const module: JobModule = { definitions: [r.def], schedules: [{ id: 'tick', job: r.def, payload: { n: 3 }, everyMs: 300 }] }
+    await startJobs([module], { scheduler: true })
+    await until(() => r.runs.length >= 2, 8_000)
+    expect(r.runs[0]).toEqual({ n: 3, attempt: 1 })
   })
 
   test('a shutdown puts the running job back; the next start runs it again', async () => {

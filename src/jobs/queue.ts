@@ -32,10 +32,30 @@ export interface QueueConfig {
   scheduler: boolean
   /** Delay before a failed attempt is retried. */
   retryDelayMs?: number
+  /** How often the idle embedded worker looks for due work (default IDLE_POLL_MS). */
+  idlePollMs?: number
 }
 
 const DEFAULT_ATTEMPTS = 3
 const DLQ_SWEEP_MS = 10 * 60 * 1000
+/**
+ * bunqueue's embedded worker looks for work every `drainDelay` while idle (50 ms
+ * by default: ~5 ms CPU per second for nothing). A new job does not wait for
+ * this poll (`enqueue` wakes the worker), so it only bounds how late delayed
+ * jobs, retries and schedules start (docs/decisions/123-idle-job-worker.md).
+ */
+const IDLE_POLL_MS = 1000
+
+/**
+ * bunqueue's Worker with `wake()`: look for work now instead of at the next idle
+ * poll. `scheduleProcessing` is the Worker's own protected step that runs after
+ * a job finishes (coalesced on setImmediate, bounded by the free slots).
+ */
+class WakeableWorker extends Worker {
+  wake() {
+    this.scheduleProcessing()
+  }
+}
 
 // bunqueue's embedded manager is one per process and bound to one SQLite file;
 // every BunqueueJobs in the process shares it and the last one closed shuts it down.
@@ -60,7 +80,7 @@ interface Running {
 export class BunqueueJobs implements Jobs {
   readonly queueName: string
   private readonly queue: Queue
-  private worker: Worker | null = null
+  private worker: WakeableWorker | null = null
   private ctx: AppContext | null = null
   private readonly defs = new Map<string, JobDefinition<any>>()
   private readonly running = new Map<string, Running>()
@@ -93,9 +113,10 @@ export class BunqueueJobs implements Jobs {
   async start(ctx: AppContext) {
     this.ctx = ctx
     for (const module of this.modules) await module.beforeStart?.(ctx)
-    this.worker = new Worker(this.queueName, (job, opts) => this.process(job, opts?.signal), {
+    this.worker = new WakeableWorker(this.queueName, (job, opts) => this.process(job, opts?.signal), {
       ...this.clientOptions(),
       concurrency: this.config.concurrency,
+      ...(this.config.connection ? {} : { drainDelay: this.config.idlePollMs ?? IDLE_POLL_MS }),
       // a bunqueue server hands a dead process's jobs to another once their lease lapses
       // (BUNQUEUE_POSTGRES_LEASE_DURATION_MS, docs/deploy.md): renew well within it
       ...(this.config.connection ? { heartbeatInterval: 5000 } : {}),
@@ -134,6 +155,7 @@ export class BunqueueJobs implements Jobs {
       jobId: opts.jobId,
       delay: opts.delayMs,
     })
+    if (!opts.delayMs) this.worker?.wake()
     return String(job.id)
   }
 
