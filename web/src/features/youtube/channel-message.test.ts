@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { QueryClient, QueryObserver } from '@tanstack/react-query'
 import { queryKeys } from '~/lib/query-keys.ts'
-import { applyChannelMessage } from './channel-message.ts'
+import { applyChannelMessage, catchUp } from './channel-message.ts'
 
 const CHANNEL = 'UCVSKOHeEN_FHs0y6Fv9b0Lt'
 type List = { videos: string[] }
@@ -78,3 +78,63 @@ describe('applyChannelMessage (docs/product.md#live-updates)', () => {
     expect(client.getQueryState(key)?.isInvalidated).toBe(false)
   })
 })
+
+describe('catchUp: what the channel socket may have missed before it opened', () => {
+  const OTHER = 'UCzzzzzzzzzzzzzzzzzzzzzz'
+  function cached() {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: 60_000, retry: false } } })
+    const keys = {
+      detail: queryKeys.youtubeChannel.detail(CHANNEL),
+      videos: queryKeys.youtubeChannelVideos.list(CHANNEL, { page: 1 }),
+      otherDetail: queryKeys.youtubeChannel.detail(OTHER),
+      otherVideos: queryKeys.youtubeChannelVideos.list(OTHER, { page: 1 }),
+      subscriptions: queryKeys.youtubeSubscription.list(1, 48),
+      feed: queryKeys.youtubeVideo.list({ page: 1 }),
+    }
+    client.setQueryData(keys.videos, { videos: [] })
+    client.setQueryData(keys.otherDetail, { id: OTHER, updating: false })
+    client.setQueryData(keys.otherVideos, { videos: [] })
+    client.setQueryData(keys.subscriptions, { channels: [{ id: OTHER, updating: false }], totalPages: 1 })
+    client.setQueryData(keys.feed, { videos: [] })
+    const stale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated ?? false
+    return { client, keys, stale }
+  }
+
+  test('first open: a channel shown as refreshing is read again with its videos; the others are left alone', () => {
+    const { client, keys, stale } = cached()
+    client.setQueryData(keys.detail, { id: CHANNEL, updating: true })
+    catchUp(client, false)
+    expect(stale(keys.detail)).toBe(true)
+    expect(stale(keys.videos)).toBe(true)
+    expect([keys.otherDetail, keys.otherVideos, keys.subscriptions, keys.feed].map(stale)).toEqual([false, false, false, false])
+  })
+
+  test('first open: a subscription card shown as refreshing has its list, channel and videos read again', () => {
+    const { client, keys, stale } = cached()
+    client.setQueryData(keys.subscriptions, { channels: [{ id: OTHER, updating: true }], totalPages: 1 })
+    catchUp(client, false)
+    expect([keys.subscriptions, keys.otherDetail, keys.otherVideos].map(stale)).toEqual([true, true, true])
+    expect([keys.videos, keys.feed].map(stale)).toEqual([false, false])
+  })
+
+  test('first open: a channel read still on its way is checked once it has answered', async () => {
+    const { client, keys, stale } = cached()
+    let answer!: (c: { id: string; updating: boolean }) => void
+    const read = client.prefetchQuery({ queryKey: keys.detail, queryFn: () => new Promise((resolve) => (answer = resolve)) })
+    catchUp(client, false)
+    expect(stale(keys.videos)).toBe(false)
+    answer({ id: CHANNEL, updating: true })
+    await read
+    await Bun.sleep(0)
+    expect(stale(keys.detail)).toBe(true)
+    expect(stale(keys.videos)).toBe(true)
+    expect(stale(keys.otherVideos)).toBe(false)
+  })
+
+  test('reconnect: channels, their videos, the subscriptions and the feed are all read again', () => {
+    const { client, keys, stale } = cached()
+    catchUp(client, true)
+    expect([keys.videos, keys.otherDetail, keys.otherVideos, keys.subscriptions, keys.feed].map(stale)).toEqual([true, true, true, true, true])
+  })
+})
+

@@ -31,3 +31,47 @@ export function applyChannelMessage(queryClient: QueryClient, msg: ChannelMessag
     void invalidateFresh(queryClient, { queryKey: queryKeys.youtubeSubscription.all })
   }
 }
+
+/** Ids of the channels the cache shows as refreshing (their page or their subscription card). */
+function shownUpdating(queryClient: QueryClient): Set<string> {
+  const ids = new Set<string>()
+  for (const [, data] of queryClient.getQueriesData<ChannelData>({ queryKey: queryKeys.youtubeChannel.all })) {
+    if (data?.updating) ids.add(data.id)
+  }
+  for (const [, data] of queryClient.getQueriesData<ChannelList>({ queryKey: queryKeys.youtubeSubscription.all })) {
+    for (const c of data?.channels ?? []) if (c.updating) ids.add(c.id)
+  }
+  return ids
+}
+
+/**
+ * The socket opened: what it would have said while it was not listening is lost. After a
+ * reconnect everything its messages keep fresh is read again. At the first open, the page's
+ * own reads came just before, so only the channels shown as refreshing are read again (their
+ * end may have come between those reads and the opening), also once reads still on their way
+ * have answered.
+ */
+export function catchUp(queryClient: QueryClient, reconnected: boolean) {
+  if (reconnected) {
+    for (const queryKey of [queryKeys.youtubeChannel.all, queryKeys.youtubeChannelVideos.all, queryKeys.youtubeSubscription.all, queryKeys.youtubeVideo.all]) {
+      void invalidateFresh(queryClient, { queryKey })
+    }
+    return
+  }
+  const reread = () => {
+    for (const id of shownUpdating(queryClient)) {
+      void invalidateFresh(queryClient, { queryKey: queryKeys.youtubeChannel.detail(id) })
+      void invalidateFresh(queryClient, { queryKey: queryKeys.youtubeChannelVideos.byChannel(id) })
+      void invalidateFresh(queryClient, { queryKey: queryKeys.youtubeSubscription.all, predicate: (q) => inList(q.state.data, id) })
+    }
+  }
+  reread()
+  for (const queryKey of [queryKeys.youtubeChannel.all, queryKeys.youtubeSubscription.all]) {
+    for (const query of queryClient.getQueryCache().findAll({ queryKey, fetchStatus: 'fetching' })) {
+      void query.promise?.then(reread, () => {})
+    }
+  }
+}
+
+const inList = (data: unknown, id: string) => (data as ChannelList | undefined)?.channels?.some((c) => c.id === id) ?? false
+

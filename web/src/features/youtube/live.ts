@@ -1,9 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { client } from '~/lib/api.ts'
-import { invalidateFresh } from '~/lib/invalidate-fresh.ts'
-import { queryKeys } from '~/lib/query-keys.ts'
-import { applyChannelMessage, type ChannelMessage } from './channel-message.ts'
+import { applyChannelMessage, catchUp, type ChannelMessage } from './channel-message.ts'
 
 const MAX_RETRY_MS = 30_000
 
@@ -19,11 +17,7 @@ function connect(queryClient: QueryClient) {
   socket = ws
   ws.onopen = () => {
     retryMs = 1000
-    // after a reconnect, anything may have changed while nobody listened
-    if (everOpened) {
-      void invalidateFresh(queryClient, { queryKey: queryKeys.youtubeChannel.all })
-      void invalidateFresh(queryClient, { queryKey: queryKeys.youtubeChannelVideos.all })
-    }
+    catchUp(queryClient, everOpened)
     everOpened = true
   }
   ws.onmessage = (event) => {
