@@ -13,10 +13,10 @@ import type { Chapter, MusicJobEvent } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
 import { ToolFailure, TRANSIENT_KINDS, type ErrorKind } from '../tools/failure.ts'
 import { downloadAudio } from '../tools/ytdlp.ts'
-import { fileChapters } from '../tools/ffmpeg.ts'
+import { fileChapters, probeMedia } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { squareArtwork } from './square.ts'
-import { cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
+import { clipSegments, cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
 export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
   ctx.hub.publish(topics.musicJobs(userId), event)
@@ -106,7 +106,7 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
     if (row.splitChapters && !chapters.length) chapters = await fileChapters(ctx.tools.ffmpeg, source, signal)
     if (row.splitChapters && !chapters.length) notices.push('No chapters found: converted as one track.')
     const split = row.splitChapters && chapters.length > 0
-    const cut = split ? { remove: [], notice: null } : await segmentsToRemove(ctx, row, signal)
+    const cut = split ? { remove: [], notice: null } : await segmentsToRemove(ctx, row, source, signal)
     if (cut.notice) notices.push(cut.notice)
 
     // 4. convert, measure and tag in the work folder, then move into output/
@@ -161,12 +161,14 @@ export async function pushToWebdav(
 }
 
 /** SponsorBlock spans to cut from a YouTube video; an outage converts uncut and says so. */
-async function segmentsToRemove(ctx: AppContext, row: MusicJobRow, signal: AbortSignal) {
+async function segmentsToRemove(ctx: AppContext, row: MusicJobRow, source: string, signal: AbortSignal) {
   const none = { remove: [] as [number, number][], notice: null as string | null }
   const videoId = row.videoUrl ? youtubeVideoId(row.videoUrl) : null
   if (!videoId || !row.removeSegments?.length) return none
   try {
-    const segments = await fetchSegments(ctx.env.SPONSORBLOCK_URL, videoId, row.removeSegments, ctx.allow, signal)
+    let segments = await fetchSegments(ctx.env.SPONSORBLOCK_URL, videoId, row.removeSegments, ctx.allow, signal)
+    // only what lies inside the download is cut, and counted in the notice
+    if (segments.length) segments = clipSegments(segments, (await probeMedia(ctx.tools.ffmpeg, source, signal)).duration)
     return { remove: segments.map((s) => [s.start, s.end] as [number, number]), notice: segments.length ? cutNotice(segments) : null }
   } catch (err) {
     if (!(err instanceof SponsorBlockUnavailable)) throw err

@@ -18,6 +18,7 @@ setDefaultTimeout(60_000)
 
 const CUT_ID = 'tunefeedCut'
 const DOWN_ID = 'tunefeedOut'
+const PAST_ID = 'tunefeedEnd'
 const watch = (id: string) => `https://www.youtube.com/watch?v=${id}`
 const OUTAGE = 'SponsorBlock could not be reached: converted without removing non-music parts.'
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
   media.addFile('tone.mp3', tone)
   sourceSeconds = (await parseFile(tone, { duration: true })).format.duration!
   const source = `${media.url}/files/tone.mp3`
-  fake = startFakeYtdlp({ urls: { [watch(CUT_ID)]: source, [watch(DOWN_ID)]: source } })
+  fake = startFakeYtdlp({ urls: { [watch(CUT_ID)]: source, [watch(DOWN_ID)]: source, [watch(PAST_ID)]: source } })
   // one music_offtopic segment to cut, and a sponsor segment the job does not ask for
   for (const id of [CUT_ID, DOWN_ID]) {
     services.segments.set(id, [
@@ -44,6 +45,11 @@ beforeAll(async () => {
       { category: 'sponsor', segment: [12, 14] },
     ])
   }
+  // segments timed on a longer upload than the one downloaded: one runs past the end, one starts after it
+  services.segments.set(PAST_ID, [
+    { category: 'music_offtopic', segment: [17, 30] },
+    { category: 'music_offtopic', segment: [40, 45] },
+  ])
   // www.youtube.com is allowed by name: the URL guard does not resolve it, and nothing fetches it
   t = await createTestApp({
     env: { FETCH_ALLOW_HOSTS: '127.0.0.1,www.youtube.com', YTDLP_PATH: fake.path, SPONSORBLOCK_URL: services.sbUrl },
@@ -89,6 +95,13 @@ describe('SponsorBlock through a music job', () => {
     expect(new URL(requests[0]!, 'http://x').searchParams.get('categories')).toBe('["music_offtopic"]')
     // yt-dlp was handed the YouTube link itself (the stand-in mapped it to loopback)
     expect(fake.calls().some((args) => args.at(-1) === watch(CUT_ID))).toBe(true)
+  })
+
+  test('a segment past the end of the download is cut short and counted as what was removed', async () => {
+    const { job, seconds } = await runJob(watch(PAST_ID), 'music_offtopic')
+    const removed = sourceSeconds - 17
+    expect(job.notice).toBe(`Removed 1 non-music part (0:${String(Math.round(removed)).padStart(2, '0')} in all).`)
+    expect(Math.abs(sourceSeconds - removed - seconds)).toBeLessThanOrEqual(0.5)
   })
 
   test('SponsorBlock down: the job finishes uncut and says so', async () => {

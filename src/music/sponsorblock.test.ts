@@ -6,7 +6,7 @@ import { parseFile } from 'music-metadata'
 import { makeTone } from '../../tests/support/media.ts'
 import { startMusicServices, type MusicServices } from '../../tests/support/music-services.ts'
 import { parseAllowList } from '../lib/url-guard.ts'
-import { cutNotice, fetchSegments, mergeSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
+import { clipSegments, cutNotice, fetchSegments, mergeSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 import { convertToMp3 } from '../tools/ffmpeg.ts'
 
 // SponsorBlock's hash-prefix API against the local stand-in, and the cut made
@@ -85,6 +85,20 @@ describe('fetchSegments (hash-prefix API)', () => {
       { category: 'a', start: 5, end: 9 },
     ])
   })
+})
+
+test('segments are clipped to the download: cut short at its end, dropped past it, kept when its length is unknown', () => {
+  const segments = [
+    { category: 'music_offtopic', start: -1, end: 3 },
+    { category: 'music_offtopic', start: 17, end: 30 },
+    { category: 'music_offtopic', start: 40, end: 45 },
+  ]
+  expect(clipSegments(segments, 20.05)).toEqual([
+    { category: 'music_offtopic', start: 0, end: 3 },
+    { category: 'music_offtopic', start: 17, end: 20.05 },
+  ])
+  expect(clipSegments(segments, null)).toEqual(segments)
+  expect(clipSegments(segments, 0)).toEqual([])
 })
 
 test('the notice names how many parts and how long, rounded to the second', () => {

@@ -89,6 +89,15 @@ export function mergeSegments(segments: SkipSegment[]): SkipSegment[] {
   return merged
 }
 
+/**
+ * The segments inside a source of `duration` seconds (null: unknown, all kept): a span past the
+ * end is cut short and one wholly past it dropped, so the notice counts only what was removed.
+ */
+export function clipSegments(segments: SkipSegment[], duration: number | null): SkipSegment[] {
+  if (duration === null) return segments
+  return segments.map((s) => ({ ...s, start: Math.max(0, s.start), end: Math.min(s.end, duration) })).filter((s) => s.end > s.start)
+}
+
 /** "Removed 2 non-music parts (0:21 in all)." — the row tells what the cut took out. */
 export function cutNotice(segments: { start: number; end: number }[]): string {
   const seconds = Math.round(segments.reduce((sum, s) => sum + (s.end - s.start), 0))

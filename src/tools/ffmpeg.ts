@@ -174,18 +174,21 @@ export function removeSpans(spans: [number, number][]): string {
 }
 
 /**
- * The chapters embedded in a media file, read from ffmpeg's description of
- * its input (`Chapter #0:1: start 4.000000, end 8.000000` then its title),
- * without converting anything.
+ * What ffmpeg's description of a media file says (`Duration: 00:03:12.50`, then
+ * `Chapter #0:1: start 4.000000, end 8.000000` and its title), without converting
+ * anything: its duration in seconds (null when it gives none) and its chapters.
  */
-export async function fileChapters(ffmpeg: Ffmpeg | null, path: string, signal: AbortSignal): Promise<Chapter[]> {
+export async function probeMedia(ffmpeg: Ffmpeg | null, path: string, signal: AbortSignal): Promise<{ duration: number | null; chapters: Chapter[] }> {
   if (!ffmpeg) throw new ToolFailure('tool_missing', FFMPEG_MISSING)
   const chapters: Chapter[] = []
+  let duration: number | null = null
   let current: Chapter | null = null
   // no output file: ffmpeg describes the input and exits 1, which is expected here
   await runProcess([ffmpeg.path, '-hide_banner', '-nostdin', '-i', path], {
     signal,
     onStderrLine(line) {
+      const d = /^\s*Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
+      if (d && duration === null) duration = (Number(d[1]) * 60 + Number(d[2])) * 60 + Number(d[3])
       const c = /^\s*Chapter #\d+:\d+: start (-?[\d.]+), end (-?[\d.]+)/.exec(line)
       if (c) {
         current = { title: `Chapter ${chapters.length + 1}`, start: Number(c[1]), end: Number(c[2]) }
@@ -197,7 +200,12 @@ export async function fileChapters(ffmpeg: Ffmpeg | null, path: string, signal: 
       else if (/^\s*(Stream|Input) #/.test(line)) current = null
     },
   })
-  return usableChapters(chapters)
+  return { duration, chapters: usableChapters(chapters) }
+}
+
+/** The chapters embedded in a media file (probeMedia's). */
+export async function fileChapters(ffmpeg: Ffmpeg | null, path: string, signal: AbortSignal): Promise<Chapter[]> {
+  return (await probeMedia(ffmpeg, path, signal)).chapters
 }
 
 /**
