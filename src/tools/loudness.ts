@@ -1,9 +1,20 @@
 /**
- * ReplayGain 2.0 from the conversion pass: ffmpeg's `ebur128` filter runs on
- * a branch of the decoded audio (asplit), so the measurement costs no second
- * decode; its summary on stderr gives the integrated loudness and the sample
- * peak. Gain is against −18 LUFS (ReplayGain 2.0's reference).
+ * ReplayGain 2.0 from the conversion pass (docs/decisions/127-replaygain-in-the-app.md):
+ * the decoded audio is split (asplit) inside the conversion's ffmpeg; one
+ * branch is encoded to MP3, the other leaves the same process as a 32-bit
+ * float WAV written into a FIFO, so the audio is decoded once. A worker
+ * thread (loudness-worker.ts) reads the FIFO and measures it: EBU R128
+ * integrated loudness per ITU-R BS.1770-4 and the sample peak (bs1770.ts).
+ * Gain is against −18 LUFS (ReplayGain 2.0's reference).
+ *
+ * A measurement that cannot start or fails gives no ReplayGain, never a
+ * failed conversion.
  */
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runProcess } from '../lib/process.ts'
+
 export interface Loudness {
   /** Integrated loudness, LUFS. */
   integrated: number
@@ -13,38 +24,65 @@ export interface Loudness {
 
 export const REFERENCE_LUFS = -18
 
-/** `[<input>]...` → `[out]` plus the measuring branch (for `-filter_complex`). */
+/** `[<input>]...` → `[out]` plus `[measure]`, the branch `measureOutput` writes (for `-filter_complex`). */
 export function measuringGraph(input: string, chain: string[] = []): string {
   const pre = chain.length ? `${chain.join(',')},` : ''
-  return `[${input}]${pre}asplit=2[out][measure];[measure]ebur128=peak=sample:framelog=verbose,anullsink`
+  return `[${input}]${pre}asplit=2[out][measure]`
 }
 
-/** Reads the ebur128 summary from ffmpeg's stderr, line by line. */
-export class LoudnessReader {
-  private inSummary = false
-  private integrated: number | null = null
-  private peakDb: number | null = null
+/** The conversion's second output: the measuring branch as a float WAV into `path`, in 32 KB writes (not one per packet). */
+export function measureOutput(path: string): string[] {
+  return ['-map', '[measure]', '-map_metadata', '-1', '-flush_packets', '0', '-c:a', 'pcm_f32le', '-f', 'wav', path]
+}
 
-  line(line: string) {
-    // a graph configured twice prints an empty summary first: the last one counts
-    if (/\] Summary:\s*$/.test(line)) {
-      this.inSummary = true
-      this.integrated = null
-      this.peakDb = null
-      return
-    }
-    if (!this.inSummary) return
-    const i = /^\s*I:\s+(-?[\d.]+|-inf)\s+LUFS/.exec(line)
-    if (i && this.integrated === null) this.integrated = i[1] === '-inf' ? -Infinity : Number(i[1])
-    const p = /^\s*Peak:\s+(-?[\d.]+|-inf)\s+dBFS/.exec(line)
-    if (p && this.peakDb === null) this.peakDb = p[1] === '-inf' ? -Infinity : Number(p[1])
+/** How long the worker may take to finish once ffmpeg has exited (it only reads what is left in the FIFO). */
+const FINISH_MS = 10_000
+
+export interface Measuring {
+  /** The FIFO ffmpeg writes the measuring branch into. */
+  path: string
+  /** Once ffmpeg has exited (however): the loudness, or null; removes the FIFO. */
+  finish(): Promise<Loudness | null>
+}
+
+/** A FIFO and a worker reading it; null (no measurement) when either cannot be made. */
+export async function startMeasuring(): Promise<Measuring | null> {
+  const dir = mkdtempSync(join(tmpdir(), 'tunefeed-loudness-'))
+  const path = join(dir, 'measure.wav')
+  const cleanup = () => rmSync(dir, { recursive: true, force: true })
+  let worker: Worker
+  try {
+    if ((await runProcess(['mkfifo', '-m', '600', path])).code !== 0) throw new Error('mkfifo failed')
+    worker = new Worker(new URL('./loudness-worker.ts', import.meta.url).href)
+  } catch {
+    cleanup()
+    return null
   }
-
-  /** Null when the summary was missing or the audio was silent (no gain to give). */
-  result(): Loudness | null {
-    if (this.integrated === null || this.peakDb === null) return null
-    if (!Number.isFinite(this.integrated) || this.integrated <= -70) return null
-    return { integrated: this.integrated, peakDb: this.peakDb }
+  let done = false
+  const result = new Promise<Loudness | null>((resolve) => {
+    worker.onmessage = (e: MessageEvent<Loudness | null>) => resolve(e.data)
+    worker.onerror = () => resolve(null)
+  }).finally(() => (done = true))
+  worker.postMessage(path)
+  return {
+    path,
+    async finish() {
+      const deadline = Date.now() + FINISH_MS
+      // A worker still waiting in open() (ffmpeg failed before opening the FIFO) gets a writer that
+      // closes at once, so it reads the end; ENXIO means no reader yet (or any more): try again.
+      while (!done && Date.now() < deadline) {
+        try {
+          closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK))
+          break
+        } catch {
+          await Bun.sleep(5)
+        }
+      }
+      const loudness = await Promise.race([result, Bun.sleep(Math.max(0, deadline - Date.now())).then(() => null)])
+      worker.terminate()
+      cleanup()
+      return loudness
+    },
   }
 }
 
