@@ -1,7 +1,8 @@
 /**
  * The measuring worker (loudness.ts `startMeasuring`): reads the FIFO the
  * conversion's ffmpeg writes its measuring branch into, with blocking reads
- * into one buffer (a read per 32 KB write, off the server's event loop), and
+ * (one per 32 KB write, off the server's event loop) straight into the
+ * meter's memory, and
  * answers the loudness or null. It reads to the end whatever happens, so
  * ffmpeg never waits on a full FIFO.
  */
@@ -16,8 +17,12 @@ self.onmessage = (e: MessageEvent<string>) => {
   try {
     // blocks until ffmpeg opens the FIFO for writing (or loudness.ts does, when ffmpeg failed first)
     fd = openSync(e.data, 'r')
-    const buffer = new Uint8Array(1 << 20)
-    for (let n = readSync(fd, buffer, 0, buffer.length, null); n > 0; n = readSync(fd, buffer, 0, buffer.length, null)) reader.chunk(buffer.subarray(0, n))
+    for (;;) {
+      const into = reader.target()
+      const n = readSync(fd, into, 0, into.length, null)
+      if (n <= 0) break
+      reader.filled(n)
+    }
     self.postMessage(reader.result())
   } catch {
     self.postMessage(null)

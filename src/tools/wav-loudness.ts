@@ -6,6 +6,9 @@
 import { Bs1770Meter, channelWeights } from './bs1770.ts'
 import type { Loudness } from './loudness.ts'
 
+/** The most one read asks for (a pipe gives at most its size, 64 KB by default). */
+const READ_BYTES = 1 << 20
+
 /**
  * Reads the measuring branch's WAV stream chunk by chunk. Anything it cannot
  * read (another format, a truncated header) makes `result()` null: a failed
@@ -14,28 +17,61 @@ import type { Loudness } from './loudness.ts'
 export class LoudnessReader {
   private meter: Bs1770Meter | null = null
   private failed = false
+  /** Where reads go until the header is known. */
+  private readonly spare = new Uint8Array(64 * 1024)
   private head: Uint8Array = new Uint8Array(0)
   private frameBytes = 0
+  /** The bytes of a frame split by a read, put back in front of the next one. */
   private carry: Uint8Array = new Uint8Array(0)
 
-  chunk(bytes: Uint8Array) {
+  /**
+   * Where the next read should go: once the header is known, straight into
+   * the meter's memory after the carried bytes (samples are never copied).
+   */
+  target(): Uint8Array {
+    if (!this.meter) return this.spare
+    const into = this.meter.input(this.carry.length + READ_BYTES)
+    into.set(this.carry)
+    return into.subarray(this.carry.length)
+  }
+
+  /** `n` bytes were read into `target()`. */
+  filled(n: number) {
     if (this.failed) return
     try {
-      if (!this.meter) {
-        const all = concat(this.head, bytes)
-        const start = this.header(all)
-        if (start < 0) {
-          if (all.length > 1 << 20) throw new Error('no WAV data in the first MB')
-          this.head = all
-          return
-        }
-        this.head = new Uint8Array(0)
-        bytes = all.subarray(start)
+      if (this.meter) return this.measure(n)
+      const all = concat(this.head, this.spare.subarray(0, n))
+      const start = this.header(all)
+      if (start < 0) {
+        if (all.length > 1 << 20) throw new Error('no WAV data in the first MB')
+        this.head = all
+        return
       }
-      this.samples(bytes)
+      this.head = new Uint8Array(0)
+      this.chunk(all.subarray(start))
     } catch {
       this.failed = true
     }
+  }
+
+  /** Bytes from elsewhere, any size (tests): through `target` and `filled`. */
+  chunk(bytes: Uint8Array) {
+    for (let at = 0; at < bytes.length && !this.failed; ) {
+      const into = this.target()
+      const n = Math.min(into.length, bytes.length - at)
+      into.set(bytes.subarray(at, at + n))
+      at += n
+      this.filled(n)
+    }
+  }
+
+  /** Measures the whole frames now in the meter's memory; a split frame is carried to the next read. */
+  private measure(n: number) {
+    const total = this.carry.length + n
+    const whole = total - (total % this.frameBytes)
+    const input = this.meter!.input(total)
+    if (whole) this.meter!.measure(whole / this.frameBytes)
+    this.carry = input.slice(whole, total)
   }
 
   /** Null when the stream could not be read, or was too short or silent to give a gain. */
@@ -75,25 +111,9 @@ export class LoudnessReader {
     }
     return -1
   }
-
-  /** Whole frames are copied into the meter's memory and measured; a split frame waits for the next chunk. */
-  private samples(bytes: Uint8Array) {
-    const carried = this.carry.length
-    const total = carried + bytes.length
-    const whole = total - (total % this.frameBytes)
-    if (!whole) {
-      this.carry = concat(this.carry, bytes)
-      return
-    }
-    const target = this.meter!.input(whole)
-    target.set(this.carry)
-    target.set(bytes.subarray(0, whole - carried), carried)
-    this.carry = bytes.slice(whole - carried)
-    this.meter!.measure(whole / this.frameBytes)
-  }
 }
 
-/** A new array with both (the worker reuses its read buffer, so nothing kept may point into it). */
+/** A new array with both (reads reuse their buffers, so nothing kept may point into one). */
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const all = new Uint8Array(a.length + b.length)
   all.set(a)
