@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ffmpeg } from '../../tests/support/media.ts'
-import { convertToMp3 } from './ffmpeg.ts'
-import { replayGainTags, type Loudness } from './loudness.ts'
+import { convertToMp3, mp3Args } from './ffmpeg.ts'
+import { replayGainTags, startMeasuring, type Loudness } from './loudness.ts'
+import { runProcess } from '../lib/process.ts'
 
 // The loudness measured in the conversion pass (FIFO + worker + BS.1770 in
 // the app, loudness.ts) against ffmpeg's own ebur128 filter run on the same
@@ -130,6 +131,18 @@ describe('ReplayGain 2.0 measured in the conversion pass, as ffmpeg ebur128 meas
     expect(performance.now() - started).toBeLessThan(5_000)
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('tunefeed-loudness-')).length).toBe(before)
     expect(existsSync(join(dir, 'missing.mp3'))).toBe(false)
+  }, 30_000)
+
+  test('a measuring worker that cannot start: the FIFO is drained, the conversion succeeds without a loudness', async () => {
+    const wav = join(dir, 'drained.wav')
+    await ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=d=4:a=0.3', '-ac', '2', '-c:a', 'pcm_s16le', wav])
+    const measuring = (await startMeasuring(join(dir, 'no-such-worker.ts')))!
+    expect(measuring).not.toBeNull()
+    const out = join(dir, 'drained.mp3')
+    const run = await runProcess(mp3Args(FFMPEG, wav, out, {}, measuring.path), { signal: AbortSignal.timeout(30_000) })
+    expect(run.code).toBe(0)
+    expect(await measuring.finish()).toBeNull()
+    expect(Bun.file(out).size).toBeGreaterThan(10_000)
   }, 30_000)
 
   test('tags: gain with sign and two decimals, peak as a linear ratio', () => {

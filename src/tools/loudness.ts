@@ -10,9 +10,10 @@
  * A measurement that cannot start or fails gives no ReplayGain, never a
  * failed conversion.
  */
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { closeSync, constants, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { embedded } from '../embedded.ts'
 import { runProcess } from '../lib/process.ts'
 
 export interface Loudness {
@@ -41,6 +42,9 @@ const FINISH_MS = 10_000
 const POOL = 4
 const idle: Worker[] = []
 
+/** The worker's module: next to this file from source; in the compiled binary, the entry point scripts/build-binary.ts adds. */
+const workerModule = () => (embedded() ? './src/tools/loudness-worker.ts' : new URL('./loudness-worker.ts', import.meta.url).href)
+
 export interface Measuring {
   /** The FIFO ffmpeg writes the measuring branch into. */
   path: string
@@ -48,15 +52,15 @@ export interface Measuring {
   finish(): Promise<Loudness | null>
 }
 
-/** A FIFO and a worker reading it; null (no measurement) when either cannot be made. */
-export async function startMeasuring(): Promise<Measuring | null> {
+/** A FIFO and a worker reading it; null (no measurement) when either cannot be made. `module` only for tests. */
+export async function startMeasuring(module?: string): Promise<Measuring | null> {
   const dir = mkdtempSync(join(tmpdir(), 'tunefeed-loudness-'))
   const path = join(dir, 'measure.wav')
   const cleanup = () => rmSync(dir, { recursive: true, force: true })
   let worker: Worker
   try {
     if ((await runProcess(['mkfifo', '-m', '600', path])).code !== 0) throw new Error('mkfifo failed')
-    worker = idle.pop() ?? new Worker(new URL('./loudness-worker.ts', import.meta.url).href)
+    worker = module ? new Worker(module) : (idle.pop() ?? new Worker(workerModule()))
     // an idle worker must not keep the process alive (Bun's Worker has unref, as Node's)
     ;(worker as Worker & { unref(): void }).unref()
   } catch {
@@ -64,9 +68,15 @@ export async function startMeasuring(): Promise<Measuring | null> {
     return null
   }
   let done = false
+  let failed = false
   const result = new Promise<Loudness | null>((resolve) => {
     worker.onmessage = (e: MessageEvent<Loudness | null>) => resolve(e.data)
-    worker.onerror = () => resolve(null)
+    worker.onerror = () => {
+      // a worker that could not start (or died) reads nothing: ffmpeg would wait on the FIFO
+      // forever, so it is drained here instead and the track just gets no ReplayGain
+      failed = true
+      drain(path).then(() => resolve(null))
+    }
   }).finally(() => (done = true))
   worker.postMessage(path)
   return {
@@ -86,12 +96,22 @@ export async function startMeasuring(): Promise<Measuring | null> {
       const answered = await Promise.race([result.then(() => true), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => false)])
       const loudness = answered ? await result : null
       // a worker that answered waits for its next FIFO; one that did not (or errored) is ended
-      if (answered && idle.length < POOL) idle.push(worker)
+      if (answered && !failed && idle.length < POOL) idle.push(worker)
       else worker.terminate()
       cleanup()
       return loudness
     },
   }
+}
+
+/** Reads a FIFO to its end, discarding it. */
+function drain(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const stream = createReadStream(path, { highWaterMark: 1 << 20 })
+    stream.on('data', () => {})
+    stream.on('close', resolve)
+    stream.on('error', () => resolve())
+  })
 }
 
 /** The two TXXX values: gain "−3.20 dB" (against −18 LUFS), peak as a linear ratio "0.891251". */
