@@ -13,7 +13,7 @@
  *  3. Refreshes 500 channels of the fake YouTube with 5 new videos each and
  *     counts the quota units spent.
  *
- *   bun scripts/bench/feed.ts [--url postgres://...] [--database tunefeed_bench] [--keep] [--reuse] [--runs 200] [--explain docs/bench-feed-explain.txt]
+ *   bun scripts/bench/feed.ts [--url postgres://...] [--database tunefeed_bench] [--keep] [--reuse] [--runs 200] [--sql-only] [--explain docs/bench-feed-explain.txt]
  *
  * The database is BENCH_DATABASE_URL / --url (default: the test runner's
  * local role, database tunefeed_bench, created and dropped here).
@@ -46,6 +46,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '200' },
     /** The seeded database's name (two benchmarks at once need two). */
     database: { type: 'string', default: 'tunefeed_bench' },
+    /** Time the bare SQL only (no app, no HTTP): quicker runs to alternate two branches. */
+    'sql-only': { type: 'boolean', default: false },
   },
 })
 setLogLevel('warn')
@@ -115,18 +117,19 @@ async function seed(sql: postgres.Sql) {
   await sql.unsafe(`
     insert into youtube_subscriptions (user_id, channel_id, source)
     select '${userId}', 'UC' || lpad(g::text, 22, '0'), 'manual' from generate_series(10, ${CHANNELS}, 10) g`)
-  // marks on every n-th video of the subscribed channels, one second apart
-  const marks = async (table: string, count: number, step: number) =>
+  // marks on every n-th video of the subscribed channels, one second apart (a watch also copies
+  // its video's channel, category and kind: docs/decisions/130)
+  const marks = async (table: string, count: number, step: number, copied = '') =>
     sql.unsafe(`
-      insert into ${table} (user_id, video_id, created_at)
-      select '${userId}', id, timestamptz '2026-01-01' + make_interval(secs => rn::double precision)
-      from (select id, row_number() over (order by id) as rn from youtube_videos
+      insert into ${table} (user_id, video_id, created_at${copied})
+      select '${userId}', id, timestamptz '2026-01-01' + make_interval(secs => rn::double precision)${copied}
+      from (select id, channel_id, category_id, kind, row_number() over (order by id) as rn from youtube_videos
             where channel_id in (select channel_id from youtube_subscriptions where user_id = '${userId}')) v
       where rn % ${step} = 0
       limit ${count}`)
   await marks('youtube_likes', 3000, 3)
   await marks('youtube_queue_entries', 2000, 5)
-  await marks('youtube_watches', 5000, 2)
+  await marks('youtube_watches', 5000, 2, ', channel_id, category_id, kind')
   await sql.unsafe('vacuum analyze')
   const [counts] = await sql`
     select (select count(*) from youtube_channels)::int as channels, (select count(*) from youtube_videos)::int as videos,
@@ -196,13 +199,15 @@ async function benchFeed(url: string, userId: string) {
   const database = await openPostgres(url, { migrate: false, max: 4 })
   const raw = postgres(url, { onnotice: () => {}, max: 2, connection: { jit: 'off' } }) // as the app connects
   const { token } = await createSession(database.db, userId)
-  const app = await startApp(url)
+  const sqlOnly = values['sql-only']
+  const app = sqlOnly ? null : await startApp(url)
   const cookie = `${SESSION_COOKIE}=${token}`
   const rows: string[][] = []
   const explains: string[] = []
   try {
     // the fixed cost of any authenticated request (session lookup, middleware, loopback)
     const base: number[] = []
+    if (app) {
     for (let i = 0; i < RUNS + 10; i++) {
       const t0 = performance.now()
       const res = await fetch(`http://127.0.0.1:${app.port}/api/auth/session`, { headers: { cookie } })
@@ -212,6 +217,7 @@ async function benchFeed(url: string, userId: string) {
     const b = summary(base)
     console.log(`GET /api/auth/session (baseline): ${fmt(b.p50)} / ${fmt(b.p95)}`)
     rows.push(['GET /api/auth/session (baseline)', '-', '-', `${fmt(b.p50)} / ${fmt(b.p95)}`, '-', '-', '-', '-'])
+    }
     for (const s of scenarios) {
       for (const page of [1, 200]) {
         const filter: VideoFilter = { ...s.filter, page, perPage: 48 }
@@ -233,6 +239,13 @@ async function benchFeed(url: string, userId: string) {
         for (const st of statements) {
           const plan = await raw.unsafe(`explain (analyze, buffers) ${st.sql}`, st.params as never[])
           explains.push(`-- ${s.name}, page ${page}\n-- ${st.sql}\n-- params: ${JSON.stringify(st.params)}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n`)
+        }
+        const sq = summary(sqlTimes)
+        const pr = summary(preparedTimes)
+        if (!app) {
+          rows.push([`${s.name}, page ${page}`, `${fmt(sq.p50)} / ${fmt(sq.p95)}`, `${fmt(pr.p50)} / ${fmt(pr.p95)}`, '-', '-', '-', '-', '-'])
+          console.log(rows.at(-1)!.join(' | '))
+          continue
         }
         // HTTP, one client at a time
         const path = `http://127.0.0.1:${app.port}/api/youtube/videos/list?page=${page}&per_page=48${s.query}`
@@ -262,8 +275,6 @@ async function benchFeed(url: string, userId: string) {
           }),
         )
         const rps = (concurrent * perClient) / ((performance.now() - t0) / 1000)
-        const sq = summary(sqlTimes)
-        const pr = summary(preparedTimes)
         const ht = summary(httpTimes)
         const ld = summary(loadTimes)
         rows.push([
@@ -280,7 +291,7 @@ async function benchFeed(url: string, userId: string) {
       }
     }
   } finally {
-    await app.stop()
+    await app?.stop()
     await raw.end()
     await database.close()
   }

@@ -9,14 +9,12 @@ import { scanFor } from '../../tests/support/scan.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import {
   youtubeChannels,
-  youtubeLikes,
   youtubePlaybackProgress,
-  youtubeQueueEntries,
   youtubeSubscriptions,
   youtubeUserChannels,
   youtubeVideos,
-  youtubeWatches,
 } from '../youtube/tables.ts'
+import { addMark } from '../youtube/queries/marks.ts'
 import { users } from './tables.ts'
 
 // Password change and account deletion, against a real queue, ffmpeg and WebDAV server.
@@ -100,7 +98,7 @@ describe('DELETE /api/auth/account', () => {
     for (const userId of [aliceId, bobId]) {
       await db.insert(youtubeUserChannels).values({ userId, channelId: 'UCaccountdeletion00000001' })
       await db.insert(youtubeSubscriptions).values({ userId, channelId: 'UCaccountdeletion00000001', source: 'manual' })
-      for (const mark of [youtubeLikes, youtubeQueueEntries, youtubeWatches]) await db.insert(mark).values({ userId, videoId: 'accountdel1' })
+      for (const mark of ['like', 'queue', 'watch'] as const) await addMark(db, mark, userId, 'accountdel1')
       await db.insert(youtubePlaybackProgress).values({ userId, videoId: 'accountdel1', playedSeconds: 3, duration: 10 })
     }
     const dataDir = t.ctx.env.DATA_DIR

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, date, index, integer, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { type AnyPgColumn, boolean, date, index, integer, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../auth/tables.ts'
 
 /** What a video is: an upload, a Short, a stream on air, or a stream announced. */
@@ -133,23 +133,44 @@ export const youtubeChannelVideoCounts = pgTable(
 
 /** Per-user marks on a video: one row per (user, video), the first time kept. */
 function mark(name: string) {
-  return pgTable(
-    name,
-    {
-      userId: userRef(),
-      videoId: videoRef(),
-      createdAt: ts('created_at').notNull().defaultNow(),
-    },
-    (t) => [
-      primaryKey({ columns: [t.userId, t.videoId] }),
-      index(`${name}_user_created_idx`).on(t.userId, t.createdAt, t.videoId),
-    ],
-  )
+  return pgTable(name, markColumns(), (t) => markIndexes(name, t))
+}
+
+const markColumns = () => ({
+  userId: userRef(),
+  videoId: videoRef(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+})
+
+function markIndexes(name: string, t: { userId: AnyPgColumn; videoId: AnyPgColumn; createdAt: AnyPgColumn }) {
+  return [primaryKey({ columns: [t.userId, t.videoId] }), index(`${name}_user_created_idx`).on(t.userId, t.createdAt, t.videoId)]
 }
 
 export const youtubeLikes = mark('youtube_likes')
 export const youtubeQueueEntries = mark('youtube_queue_entries')
-export const youtubeWatches = mark('youtube_watches')
+/**
+ * Watches also carry what the feed's filters read of their video (its channel, category and
+ * kind; copied when the watch is stored, the kind rewritten with the video's), so hide_watched's
+ * count reads one index of the user's watches instead of joining each to its video
+ * (docs/decisions/130).
+ */
+export const youtubeWatches = pgTable(
+  'youtube_watches',
+  {
+    ...markColumns(),
+    // no foreign key of its own: the video's (to its channel) and the watch's (to its video) cover it
+    channelId: text('channel_id').notNull(),
+    categoryId: integer('category_id').notNull(),
+    kind: text('kind', { enum: VIDEO_KINDS }).notNull(),
+  },
+  (t) => [
+    ...markIndexes('youtube_watches', t),
+    // hide_watched's count: the user's watches in the feed's channels, categories and kinds, index-only
+    index('youtube_watches_user_channel_idx').on(t.userId, t.channelId, t.categoryId, t.kind),
+    // a video's watches, when its kind changes (and when it is deleted)
+    index('youtube_watches_video_idx').on(t.videoId),
+  ],
+)
 
 /** Where a user stopped in a video, so playback resumes on any device. */
 export const youtubePlaybackProgress = pgTable(

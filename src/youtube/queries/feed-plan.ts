@@ -1,5 +1,5 @@
 import { and, inArray, not, sql, type SQL } from 'drizzle-orm'
-import type { PgSelect } from 'drizzle-orm/pg-core'
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core'
 import type { Tx } from '../../db/client.ts'
 import { youtubeChannelVideoCounts, youtubeSubscriptions, youtubeVideos, type VideoKind } from '../tables.ts'
 import type { VideoFilter } from './feed.ts'
@@ -11,7 +11,7 @@ import type { VideoFilter } from './feed.ts'
 /** `auto` picks per request; `walk` and `gather` force one way (tests compare them). */
 export type FeedPlan = 'auto' | 'walk' | 'gather'
 
-export function subscribedChannels(userId: string, column: SQL.Aliased | typeof youtubeVideos.channelId | typeof youtubeChannelVideoCounts.channelId): SQL {
+export function subscribedChannels(userId: string, column: SQL.Aliased | AnyPgColumn): SQL {
   return sql`${column} in (select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null)`
 }
 
@@ -22,22 +22,27 @@ export function subscribedChannels(userId: string, column: SQL.Aliased | typeof 
  */
 const walkScope = (userId: string) => sql`(${subscribedChannels(userId, youtubeVideos.channelId)}) is true`
 
-/** The gathering's condition: one index range per followed channel (an array, so an index condition). */
-const gatherScope = (userId: string) =>
-  sql`${youtubeVideos.channelId} = any(array(select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null))`
+/** `column` is one of the user's channels, as an index condition: one index range per followed channel. */
+const inSubscribedArray = (userId: string, column: AnyPgColumn) =>
+  sql`${column} = any(array(select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null))`
 
-/** The category and kind filters on youtube_channel_video_counts. */
-export function countFilters(f: VideoFilter, kinds: VideoKind[] | null): SQL[] {
-  const c = youtubeChannelVideoCounts
+/** The gathering's condition. */
+const gatherScope = (userId: string) => inSubscribedArray(userId, youtubeVideos.channelId)
+
+/** The category and kind filters on youtube_channel_video_counts (or on youtube_watches, which carry both). */
+export function countFilters(f: VideoFilter, kinds: VideoKind[] | null, c: { categoryId: AnyPgColumn; kind: AnyPgColumn } = youtubeChannelVideoCounts): SQL[] {
   const filters: SQL[] = []
   if (f.categories?.length) filters.push(inArray(c.categoryId, f.categories))
   if (kinds) filters.push(inArray(c.kind, kinds))
   return filters
 }
 
-/** The rows of youtube_channel_video_counts that the user's feed under `f` sums. */
+/**
+ * The rows of youtube_channel_video_counts that the user's feed under `f` sums: read by key, a
+ * few rows per followed channel (a hashed join read every channel's rows: 1.6 → 1.2 ms on the bench).
+ */
 export function feedCountScope(userId: string, f: VideoFilter, kinds: VideoKind[] | null): SQL[] {
-  return [subscribedChannels(userId, youtubeChannelVideoCounts.channelId), ...countFilters(f, kinds)]
+  return [inSubscribedArray(userId, youtubeChannelVideoCounts.channelId), ...countFilters(f, kinds)]
 }
 
 /**

@@ -137,8 +137,15 @@ function shownKinds(f: VideoFilter): VideoKind[] | null {
   return VIDEO_KINDS.filter((k) => !(f.hideShorts && k === 'short') && !(f.hideLive && (k === 'live' || k === 'upcoming')))
 }
 
+/**
+ * A hashed filter (the user's watched ids, hashed once), which the walk of deep pages evaluates
+ * inside its index-only scan: `not exists` became an index probe per entry read (page 200 of the
+ * bench's hide watched, ids alone: 22 → 15 ms). Both columns are never null, so `not in` selects
+ * the same rows as `not exists`. The set fits the planner's hash memory up to about 200,000
+ * watches per user (8 MB at the default work_mem: docs/decisions/130).
+ */
 const notWatched = (userId: string) =>
-  sql`not exists (select 1 from ${youtubeWatches} where ${youtubeWatches.userId} = ${userId} and ${youtubeWatches.videoId} = ${youtubeVideos.id})`
+  sql`not (${youtubeVideos.id} in (select ${youtubeWatches.videoId} from ${youtubeWatches} where ${youtubeWatches.userId} = ${userId}))`
 
 /**
  * The feed's two queries (a page of rows, the total count), unexecuted so the
@@ -187,7 +194,8 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
     if (f.queuedOnly) {
       ids = ids.innerJoin(youtubeQueueEntries, and(eq(youtubeQueueEntries.videoId, youtubeVideos.id), eq(youtubeQueueEntries.userId, userId)))
     }
-    return ids.where(and(...where, ...(scope ? [scope] : [])))
+    // the scope first: the planner keeps this order between filters of the same cost, and it drops the most rows
+    return ids.where(and(...(scope ? [scope] : []), ...where))
   }
   const paged = (scope?: SQL) =>
     matching(scope)
@@ -210,14 +218,16 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
   }
   if (!marked) {
     // channel feeds count from the per-channel, per-category, per-kind totals,
-    // less the user's watched videos among them when those are hidden
+    // less the user's watched videos among them when those are hidden: a watch carries its
+    // video's channel, category and kind, so that count reads the user's watches alone (docs/decisions/130)
     const c = youtubeChannelVideoCounts
+    const w = youtubeWatches
     const countWhere = f.channelId ? [eq(c.channelId, f.channelId), ...countFilters(f, kinds)] : countScope()
     const watched = f.hideWatched
-      ? sql`(select count(*) from ${youtubeWatches} inner join ${youtubeVideos} on ${youtubeVideos.id} = ${youtubeWatches.videoId} where ${and(
-          eq(youtubeWatches.userId, userId),
-          f.channelId ? eq(youtubeVideos.channelId, f.channelId) : subscribedChannels(userId, youtubeVideos.channelId),
-          ...own,
+      ? sql`(select count(*) from ${w} where ${and(
+          eq(w.userId, userId),
+          f.channelId ? eq(w.channelId, f.channelId) : subscribedChannels(userId, w.channelId),
+          ...countFilters(f, kinds, w),
         )})`
       : sql`0`
     const total = db

@@ -4,6 +4,7 @@ import {
   youtubeLikes,
   youtubePlaybackProgress,
   youtubeQueueEntries,
+  youtubeVideos,
   youtubeWatches,
 } from '../tables.ts'
 
@@ -14,7 +15,21 @@ export type MarkKind = keyof typeof marks
 
 /** Idempotent: the first mark's time is kept. */
 export async function addMark(db: Tx, kind: MarkKind, userId: string, videoId: string): Promise<void> {
-  await db.insert(marks[kind]).values({ userId, videoId }).onConflictDoNothing()
+  if (kind !== 'watch') {
+    await db.insert(marks[kind]).values({ userId, videoId }).onConflictDoNothing()
+    return
+  }
+  // a watch copies its video's channel, category and kind (the feed's filters: docs/decisions/130)
+  const v = youtubeVideos
+  await db
+    .insert(youtubeWatches)
+    .select(
+      db
+        .select({ userId: sql`${userId}::uuid`.as('user_id'), videoId: v.id, createdAt: sql`now()`.as('created_at'), channelId: v.channelId, categoryId: v.categoryId, kind: v.kind })
+        .from(v)
+        .where(eq(v.id, videoId)),
+    )
+    .onConflictDoNothing()
 }
 
 /** False when there was nothing to remove. */

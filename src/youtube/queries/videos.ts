@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import type { ApiVideo } from '../client.ts'
 import { fallbackCategoryName } from '../categories.ts'
-import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos, type VideoKind } from '../tables.ts'
+import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos, youtubeWatches, type VideoKind } from '../tables.ts'
 
 // Storing videos and their categories.
 
@@ -97,6 +97,8 @@ export async function updateVideoKinds(db: Tx, videos: ApiVideo[]): Promise<numb
     changed++
     await db.update(youtubeVideos).set({ kind: v.kind, duration: v.duration }).where(eq(youtubeVideos.id, v.id))
     if (old.kind === v.kind) continue
+    // the video's watches carry its kind (hide_watched's count: docs/decisions/130)
+    await db.update(youtubeWatches).set({ kind: v.kind }).where(eq(youtubeWatches.videoId, v.id))
     const key = (kind: VideoKind) =>
       and(eq(youtubeChannelVideoCounts.channelId, old.channelId), eq(youtubeChannelVideoCounts.categoryId, old.categoryId), eq(youtubeChannelVideoCounts.kind, kind))
     await db
