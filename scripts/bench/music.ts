@@ -335,13 +335,7 @@ async function benchLoudness() {
   const without: { wall: number; cpu: number }[] = []
   console.log(`\nload average before (d): ${loadAverage()}`)
   for (let i = 0; i < Math.max(9, runs); i++) {
-    if (i % 2 === 0) {
-      withRg.push(await convert(true))
-      without.push(await convert(false))
-    } else {
-      without.push(await convert(false))
-      withRg.push(await convert(true))
-    }
+    for (const measure of i % 2 ? [false, true] : [true, false]) (measure ? withRg : without).push(await convert(measure))
   }
   const list = (x: typeof withRg) => x.map((r) => r.cpu.toFixed(2)).join(' ')
   console.log(`(d) conversion CPU with the measurement: ${list(withRg)}; without: ${list(without)} (s, in run order)`)

@@ -54,11 +54,13 @@ export interface Measuring {
 
 /** A FIFO and a worker reading it; null (no measurement) when either cannot be made. `module` only for tests. */
 export async function startMeasuring(module?: string): Promise<Measuring | null> {
-  const dir = mkdtempSync(join(tmpdir(), 'tunefeed-loudness-'))
-  const path = join(dir, 'measure.wav')
-  const cleanup = () => rmSync(dir, { recursive: true, force: true })
+  let dir: string | undefined
+  const cleanup = () => dir && rmSync(dir, { recursive: true, force: true })
+  let path: string
   let worker: Worker
   try {
+    dir = mkdtempSync(join(tmpdir(), 'tunefeed-loudness-'))
+    path = join(dir, 'measure.wav')
     if ((await runProcess(['mkfifo', '-m', '600', path])).code !== 0) throw new Error('mkfifo failed')
     worker = module ? new Worker(module) : (idle.pop() ?? new Worker(workerModule()))
     // an idle worker must not keep the process alive (Bun's Worker has unref, as Node's)
