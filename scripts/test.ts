@@ -8,9 +8,10 @@
  *     older than its sources. A web app that does not build is a failure.
  *  3. Starts Debian's PostgreSQL cluster on 127.0.0.1 with a `tunefeed` role
  *     (skipped when TEST_DATABASE_URL is already set).
- *  4. Runs the suites below: every `bun test` file on PGlite, then the server
- *     tests (src/) again on PostgreSQL, the deployment tests (tests/deploy,
- *     with PostgreSQL), plus web/'s own tests if it has any.
+ *  4. Runs the suites below: the server-side test files on PGlite and, at the
+ *     same time, the server tests (src/) again on PostgreSQL; then the browser
+ *     tests (tests/e2e, on PGlite) alone; the deployment tests (tests/deploy,
+ *     with PostgreSQL); plus web/'s own tests if it has any.
  *  4b. Checks: `tsc` on the server (root tsconfig) and on web/ (after Panda's
  *     codegen when web/styled-system is missing), and the Biome lint (biome.json:
  *     recommended rules plus the import boundaries). Each check counts as one
@@ -221,36 +222,81 @@ function failingCases(file: string): string[] {
   return names
 }
 
-function runBunTest(name: string, testArgs: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}) {
-  if (only && !name.includes(only)) return
-  step(`bun test: ${name}`)
-  const report = join(OUT, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.xml`)
-  rmSync(report, { force: true })
-  const started = performance.now()
-  const code = sh([process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs], opts)
-  const seconds = (performance.now() - started) / 1000
+/** The `bun test` command line of a suite, writing its JUnit report to `report`. */
+function bunTestCommand(report: string, testArgs: string[]): string[] {
+  return [process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs]
+}
+
+const reportPath = (name: string) => join(OUT, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.xml`)
+
+/** A suite's outcome from its exit code and JUnit report. */
+function outcomeOf(name: string, code: number, report: string, seconds: number): Outcome {
   const counts = readJunit(report)
   const outcome: Outcome = { name, passed: 0, failed: 0, skipped: 0, seconds }
   if (!counts) {
     outcome.failed = 1
     outcome.note = `no JUnit report (bun test exited ${code})`
-  } else {
-    const failed = counts.failures + counts.errors
-    outcome.passed = counts.tests - failed - counts.skipped
-    outcome.failed = failed
-    outcome.skipped = counts.skipped
-    if (code !== 0 && failed === 0) {
-      outcome.failed = 1
-      outcome.note = `bun test exited ${code} with no failing test in its report (a file failed to load or the run crashed: see the output above)`
-    }
-    if (counts.tests === 0) {
-      outcome.failed = Math.max(outcome.failed, 1)
-      outcome.note = 'ran no test'
-    }
-    const failing = failingCases(report)
-    if (failing.length) outcome.note = `failing: ${failing.slice(0, 10).join(' | ')}${failing.length > 10 ? ' ...' : ''}`
+    return outcome
   }
-  outcomes.push(outcome)
+  const failed = counts.failures + counts.errors
+  outcome.passed = counts.tests - failed - counts.skipped
+  outcome.failed = failed
+  outcome.skipped = counts.skipped
+  if (code !== 0 && failed === 0) {
+    outcome.failed = 1
+    outcome.note = `bun test exited ${code} with no failing test in its report (a file failed to load or the run crashed: see the output above)`
+  }
+  if (counts.tests === 0) {
+    outcome.failed = Math.max(outcome.failed, 1)
+    outcome.note = 'ran no test'
+  }
+  const failing = failingCases(report)
+  if (failing.length) outcome.note = `failing: ${failing.slice(0, 10).join(' | ')}${failing.length > 10 ? ' ...' : ''}`
+  return outcome
+}
+
+interface Suite {
+  name: string
+  args: string[]
+  env?: Record<string, string | undefined>
+  cwd?: string
+}
+
+function runBunTest(suite: Suite) {
+  if (only && !suite.name.includes(only)) return
+  step(`bun test: ${suite.name}`)
+  const report = reportPath(suite.name)
+  rmSync(report, { force: true })
+  const started = performance.now()
+  const code = sh(bunTestCommand(report, suite.args), suite)
+  outcomes.push(outcomeOf(suite.name, code, report, (performance.now() - started) / 1000))
+}
+
+/**
+ * Two suites at once (the server tests on PGlite and on PostgreSQL: each spends much of its time
+ * waiting on its database, servers and child processes, so together they take little more than the
+ * longer one). The first one's output streams; the second's goes to test-results/<name>.log and is
+ * printed once it ends, so neither interleaves.
+ */
+async function runBunTestsTogether(first: Suite, second: Suite) {
+  const chosen = [first, second].filter((s) => !only || s.name.includes(only))
+  if (chosen.length < 2) return chosen.forEach(runBunTest)
+  const run = (suite: Suite, log?: string) => {
+    const report = reportPath(suite.name)
+    rmSync(report, { force: true })
+    const env: Record<string, string> = {}
+    for (const [k, v] of Object.entries({ ...process.env, ...suite.env })) if (v !== undefined) env[k] = v
+    const out = log ? Bun.file(log) : 'inherit'
+    const started = performance.now()
+    const proc = Bun.spawn(bunTestCommand(report, suite.args), { cwd: suite.cwd ?? ROOT, env, stdout: out, stderr: out })
+    return proc.exited.then((code) => outcomeOf(suite.name, code, report, (performance.now() - started) / 1000))
+  }
+  step(`bun test: ${first.name} (with ${second.name} at the same time; its output follows)`)
+  const log = join(OUT, `${second.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`)
+  const [a, b] = await Promise.all([run(first), run(second, log)])
+  step(`bun test: ${second.name} (ran with ${first.name})`)
+  process.stdout.write(readFileSync(log, 'utf8'))
+  outcomes.push(a, b)
 }
 
 function hasTestFiles(dir: string): boolean {
@@ -325,14 +371,22 @@ runCheck('tsc server', [bin('tsc'), '--noEmit', '-p', '.'])
 runCheck('tsc web', [bin('tsc'), '--noEmit', '-p', 'web'])
 runCheck('lint (biome)', [bin('biome'), 'lint', '--max-diagnostics=50'])
 
-// Everything that bun test finds, on PGlite. web/ has its own suite (its tests
-// may need a DOM preload the server tests must not get).
-runBunTest('all on PGlite', ['--path-ignore-patterns=web/**', '--path-ignore-patterns=tests/deploy/**'], { env: { TEST_DATABASE_URL: undefined } })
+// Every server-side test file (src/, scripts/, tests/ but the browser and deployment tests) on
+// PGlite and, at the same time, src/ again on PostgreSQL; then the browser tests (on PGlite) alone,
+// since they measure the page's timing; then the deployment tests. web/ has its own suite (its
+// tests may need a DOM preload the server tests must not get).
+const serverOnPglite: Suite = {
+  name: 'server on PGlite',
+  args: ['--path-ignore-patterns=web/**', '--path-ignore-patterns=tests/deploy/**', '--path-ignore-patterns=tests/e2e/**'],
+  env: { TEST_DATABASE_URL: undefined },
+}
+if (pg.url) await runBunTestsTogether(serverOnPglite, { name: 'server on PostgreSQL', args: ['./src'], env: { TEST_DATABASE_URL: pg.url } })
+else runBunTest(serverOnPglite)
+runBunTest({ name: 'browser (e2e) on PGlite', args: ['./tests/e2e'], env: { TEST_DATABASE_URL: undefined } })
 // deployment (binary, Caddy, Dockerfile, backups): their app processes run on PGlite; the
 // PostgreSQL parts (pg_dump backups, migrate-to-postgres) use TEST_DATABASE_URL when there is one
-runBunTest('deploy', ['tests/deploy'], { env: { TEST_DATABASE_URL: pg.url } })
-if (pg.url) runBunTest('server on PostgreSQL', ['src'], { env: { TEST_DATABASE_URL: pg.url } })
-if (hasTestFiles(join(ROOT, 'web', 'src'))) runBunTest('web', [], { cwd: join(ROOT, 'web'), env: { TEST_DATABASE_URL: undefined } })
+runBunTest({ name: 'deploy', args: ['./tests/deploy'], env: { TEST_DATABASE_URL: pg.url } })
+if (hasTestFiles(join(ROOT, 'web', 'src'))) runBunTest({ name: 'web', args: [], cwd: join(ROOT, 'web'), env: { TEST_DATABASE_URL: undefined } })
 
 step('summary')
 for (const o of outcomes) {

@@ -32,7 +32,7 @@ beforeAll(async () => {
   ;[media, files] = await Promise.all([startMediaServer(), testMedia()])
   fake = startFakeYtdlp({ version: '2025.12.08' })
   // no site pause after bot checks here (src/tools/toolbox.test.ts covers it): the cases run in parallel on one host
-  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', YTDLP_PATH: fake.path, JOB_CONCURRENCY: '8', BOT_CHECK_PAUSE_SECONDS: '0' } })
+  t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', YTDLP_PATH: fake.path, JOB_CONCURRENCY: '8', BOT_CHECK_PAUSE_SECONDS: '0' }, queue: { retryDelayMs: 100 } })
   ;({ client: alice } = await signUp(t))
 }, 60_000)
 afterAll(async () => {

@@ -49,7 +49,7 @@ let fake: FakeYoutube
 let aliceId: string
 beforeAll(async () => {
   fake = await startTestFake()
-  t = await startMusicTestApp({ ...fake.env, YOUTUBE_RETRY_BASE_MS: '1' })
+  t = await startMusicTestApp({ ...fake.env, YOUTUBE_RETRY_BASE_MS: '1' }, { retryDelayMs: 100 })
   aliceId = await userIdOf(t, t.alice)
 }, 60_000)
 afterAll(async () => {

@@ -58,7 +58,7 @@ async function update(): Promise<Status['tools']['ytDlp']> {
 beforeAll(async () => {
   release = startReleaseServer()
   ;[media, good] = await Promise.all([startMediaServer(), zipappBuild('2025.10.22')])
-  t = await createTestApp({ env: { YTDLP_UPDATE: 'stable', YTDLP_RELEASE_URL: release.url, FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+  t = await createTestApp({ env: { YTDLP_UPDATE: 'stable', YTDLP_RELEASE_URL: release.url, FETCH_ALLOW_HOSTS: '127.0.0.1' }, queue: { retryDelayMs: 100 } })
   let email: string
   ;({ client: admin, email } = await signUp(t))
   await setAdmin(t.ctx.db, email, true)

@@ -5,10 +5,17 @@ import { createContext, type AppContext } from '../../src/context.ts'
 import { parseEnv } from '../../src/env.ts'
 import type { Mailer, Mail } from '../../src/lib/mailer.ts'
 import { createMailer } from '../../src/lib/mailer.ts'
+import type { QueueConfig } from '../../src/jobs/queue.ts'
 import { createTestDatabase } from './db.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+
+/**
+ * Queue timing a test may shorten: `retryDelayMs` (1 s in the app) for tests that wait through
+ * retries; the retries themselves run the same code.
+ */
+export type TestQueueOptions = Pick<QueueConfig, 'retryDelayMs'>
 
 export interface TestApp {
   app: ReturnType<typeof createApp>
@@ -23,7 +30,7 @@ export interface TestApp {
  * Pass `smtpUrl` to deliver mail to a real SMTP server (tests/support/smtp.ts).
  */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; smtpUrl?: string; ctx?: Partial<AppContext> } = {},
+  opts: { env?: Record<string, string>; smtpUrl?: string; ctx?: Partial<AppContext>; queue?: TestQueueOptions } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-test-'))
   const env = parseEnv({
@@ -52,7 +59,7 @@ export async function createTestApp(
   const { ctx, ...jobs } = createContext(env, {
     database,
     mailer,
-    queue: { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}` },
+    queue: { dataPath: testQueuePath(), queueName: `test-${crypto.randomUUID()}`, ...opts.queue },
     overrides: opts.ctx,
   })
   if (!opts.ctx?.tools) await ctx.tools.init()
@@ -148,10 +155,14 @@ export async function signUp(t: TestApp, email = `user-${crypto.randomUUID().sli
  * over by `env`), with one signed-up, logged-in user; closing the app stops the server too.
  * In a test file: `beforeAll(async () => ({ server, alice } = t = await startTestAppBeside(await startX())), 60_000)`.
  */
-export async function startTestAppBeside<S extends { stop(): unknown }>(server: S, env: (server: S) => Record<string, string> = () => ({})) {
+export async function startTestAppBeside<S extends { stop(): unknown }>(
+  server: S,
+  env: (server: S) => Record<string, string> = () => ({}),
+  queue?: TestQueueOptions,
+) {
   let t: TestApp
   try {
-    t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...env(server) } })
+    t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...env(server) }, queue })
   } catch (err) {
     await server.stop()
     throw err

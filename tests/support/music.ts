@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { startTestAppBeside, type Client, type TestApp } from './app.ts'
+import { startTestAppBeside, type Client, type TestApp, type TestQueueOptions } from './app.ts'
 import { startMediaServer, testMedia, type MediaServer, type TestMedia } from './media.ts'
 import { users } from '../../src/auth/tables.ts'
 import type { MusicJob } from '../../src/music/schema.ts'
@@ -105,8 +105,8 @@ export interface MusicTestApp extends TestApp {
  * signed-up user; closing the app stops the media server too. In a test file:
  * `beforeAll(async () => ({ media, files, alice } = t = await startMusicTestApp()), 60_000)`.
  */
-export async function startMusicTestApp(env: Record<string, string> = {}): Promise<MusicTestApp> {
+export async function startMusicTestApp(env: Record<string, string> = {}, queue?: TestQueueOptions): Promise<MusicTestApp> {
   const [media, files] = await Promise.all([startMediaServer(), testMedia()])
-  const { server, ...t } = await startTestAppBeside(media, () => env)
+  const { server, ...t } = await startTestAppBeside(media, () => env, queue)
   return { ...t, media, files }
 }
