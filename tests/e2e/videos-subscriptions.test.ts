@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { WebSocket } from 'playwright-core'
 import {
   api,
   fake,
@@ -143,6 +144,56 @@ describe('video area in the browser: subscriptions and the channel page', () => 
       await tile.waitFor({ state: 'hidden' })
       const list = await api<{ channels: { id: string }[] }>('/api/youtube/subscriptions/list')
       expect(list.channels.map((c) => c.id)).not.toContain(tinyKitchen)
+    },
+    { timeout: 90_000 },
+  )
+
+  test(
+    "Subscribe on a channel's page: its videos show even when the list's first answer comes after the refresh ended",
+    async () => {
+      // A list asked before the channel's first refresh wrote anything, answered after the
+      // socket said the refresh ended (a busy machine's ordering), must not stay empty.
+      const pixel = fake.channel('@pixel-arcade').id
+      let ended!: () => void
+      const refreshEnded = new Promise<void>((resolve) => (ended = resolve))
+      const onSocket = (ws: WebSocket) => {
+        if (!ws.url().endsWith('/api/youtube/channel/listen')) return
+        ws.on('framereceived', (frame) => {
+          const msg = JSON.parse(String(frame.payload)) as { id?: string; updating?: boolean }
+          if (msg.id === pixel && msg.updating === false) ended()
+        })
+      }
+      page.on('websocket', onSocket)
+      await page.goto(`/youtube/channel/${pixel}`)
+      await page.getByText('You do not follow this channel yet.').waitFor()
+
+      // the refresh Subscribe starts waits on the fake YouTube; the list's first request is
+      // answered by the server while it waits, and handed to the page after the refresh ended
+      const release = fake.hold((path) => path.includes('/playlistItems') || path.startsWith('/feeds/'))
+      const list = new RegExp(`/api/youtube/videos/list\\?.*channel_id=${pixel}`)
+      const answers: number[] = []
+      await page.route(list, async (route) => {
+        if (answers.length > 0) return route.continue()
+        const res = await route.fetch()
+        const body = (await res.json()) as { videos: unknown[] }
+        answers.push(body.videos.length)
+        release()
+        await refreshEnded
+        await route.fulfill({ response: res, json: body })
+      })
+      try {
+        await page.getByRole('button', { name: 'Subscribe' }).click()
+        await page.getByRole('button', { name: 'Unsubscribe' }).waitFor({ timeout: 20_000 })
+        await page.getByRole('heading', { name: 'Pixel Arcade', level: 1 }).waitFor()
+        // no reload: the list is asked again after its early answer
+        await page.locator('article[data-video-id]').first().waitFor({ timeout: 20_000 })
+        expect(answers).toEqual([0])
+        await page.getByText('Retrieving latest videos...').waitFor({ state: 'hidden' })
+      } finally {
+        release()
+        page.off('websocket', onSocket)
+        await page.unroute(list)
+      }
     },
     { timeout: 90_000 },
   )

@@ -65,6 +65,11 @@ describe('applyJobEvent (docs/product.md#live-updates)', () => {
     applyJobEvent(client, { id: 'not-cached-yet', status: 'COMPLETED' })
     expect(stale(page1)).toBe(false)
     expect(stale(page3)).toBe(true)
+    // its first answer, asked before the completion, does not clear the mark: the page asks again when shown
+    await client.getQueryCache().find({ queryKey: page3 })!.promise
+    await Bun.sleep(0)
+    expect(calls).toBe(1)
+    expect(stale(page3)).toBe(true)
   })
 
   test('PROGRESS updates the cached progress of a running job, nothing else', () => {

@@ -1,6 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { MusicJobEvent } from '#server/music/schema.ts'
+import { invalidateFresh } from '~/lib/invalidate-fresh.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import type { MusicJob } from './api.ts'
 
@@ -32,7 +33,7 @@ export function applyJobEvent(queryClient: QueryClient, event: MusicJobEvent) {
     case 'COMPLETED':
       // the pages holding the job, and any page being fetched right now: its answer may
       // predate the completion (a short job can end while the list asked after STARTED is on its way)
-      void queryClient.invalidateQueries({
+      void invalidateFresh(queryClient, {
         queryKey: listKey,
         predicate: (q) =>
           q.state.fetchStatus === 'fetching' || ((q.state.data as JobList | undefined)?.jobs.some((j) => j.id === event.id) ?? false),

@@ -1,36 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { client } from '~/lib/api.ts'
-import { queryKeys } from '~/lib/query-keys.ts'
-
-/** What /api/youtube/channel/listen sends: a channel's refresh starting or ending, or a keep-alive. */
-export type ChannelMessage = { id: string; updating: boolean } | { status: 'PING' }
-
-type ChannelData = { id: string; updating: boolean }
-type ChannelList = { channels: ChannelData[] }
-
-/**
- * docs/product.md#live-updates, live socket for channels: refresh the channel of that id; when
- * `updating` is false also its videos (and the feed, which holds them too).
- * The flag is written into the cache first so 'Retrieving latest videos...'
- * shows without waiting for the refetch.
- */
-export function applyChannelMessage(queryClient: QueryClient, msg: ChannelMessage) {
-  if (!('id' in msg) || typeof msg.id !== 'string') return
-  const { id, updating } = msg
-  queryClient.setQueryData<ChannelData>(queryKeys.youtubeChannel.detail(id), (old) => (old ? { ...old, updating } : old))
-  for (const [key, data] of queryClient.getQueriesData<ChannelList>({ queryKey: queryKeys.youtubeSubscription.all })) {
-    if (data?.channels?.some((c) => c.id === id)) {
-      queryClient.setQueryData(key, { ...data, channels: data.channels.map((c) => (c.id === id ? { ...c, updating } : c)) })
-    }
-  }
-  void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannel.detail(id) })
-  if (!updating) {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannelVideos.byChannel(id) })
-    void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeVideo.all })
-    void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeSubscription.all })
-  }
-}
+import { applyChannelMessage, catchUp, type ChannelMessage } from './channel-message.ts'
 
 const MAX_RETRY_MS = 30_000
 
@@ -46,11 +17,7 @@ function connect(queryClient: QueryClient) {
   socket = ws
   ws.onopen = () => {
     retryMs = 1000
-    // after a reconnect, anything may have changed while nobody listened
-    if (everOpened) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannel.all })
-      void queryClient.invalidateQueries({ queryKey: queryKeys.youtubeChannelVideos.all })
-    }
+    catchUp(queryClient, everOpened)
     everOpened = true
   }
   ws.onmessage = (event) => {
