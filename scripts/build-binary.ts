@@ -118,6 +118,8 @@ run([
   '--minify-whitespace',
   ...(target ? [`--target=${target}`] : []),
   ENTRY,
+  // a worker's module is its own entry point (src/tools/loudness.ts names it by this path)
+  join(ROOT, 'src/tools/loudness-worker.ts'),
   '--outfile',
   outfile,
 ])

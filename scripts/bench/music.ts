@@ -7,19 +7,20 @@
  *  (a) a URL job end to end through the API of a real server process
  *      (POST /jobs/create → COMPLETED on the WebSocket), and
  *  (b) the same yt-dlp and ffmpeg commands run by hand: yt-dlp as the job
- *      calls it, then the job's own conversion command line (`mp3Args`, with
- *      the loudness branch, as in (c)),
+ *      calls it, then the job's own conversion (`convertToMp3`: its ffmpeg
+ *      command with the loudness branch and the worker measuring it, as in (c)),
  * in rotating order, median of each; prints a/b (target ≤ 1.10), and a
  * against the plain cut (that command without the loudness branch) as (c)
  * does. Then the server's resident memory (from /proc) during a 200 MB upload
  * and during 10 concurrent jobs, against its idle baseline.
  *
- * Then (`--part=tracks` runs only this; `--part=pipeline` only the above):
+ * Then (`--part=tracks` runs only this, `--part=loudness` only (d); `--part=pipeline` only the above):
  *  (c) a chapter split of a 40-minute source with 10 chapters through the API
  *      (split_chapters=true → 10 tagged MP3s with ReplayGain and a ZIP)
  *      against yt-dlp plus the same 10 ffmpeg cuts by hand (target ≤ 1.15).
- *      "The same cuts" are the job's own ffmpeg command lines (`mp3Args` of
- *      src/tools/ffmpeg.ts: input seeking, the loudness branch, MP3 VBR),
+ *      "The same cuts" are the job's own conversions (`convertToMp3` of
+ *      src/tools/ffmpeg.ts: input seeking, MP3 VBR, the loudness branch and
+ *      the worker thread measuring it, counted in this process's CPU),
  *      run one after the other as the job runs them; so the ratio is what the
  *      API adds around the tools (server, queue, progress, tags, ZIP, the
  *      egress proxy yt-dlp downloads through), and ReplayGain is counted once,
@@ -31,10 +32,13 @@
  *      server's tools do (src/lib/process.ts): with Linux's autogroup
  *      scheduling the CPU is shared by session, so both sides are scheduled
  *      alike on a busy machine;
- *  (d) ReplayGain's cost: the job's conversion command with and without the
- *      loudness branch on the 3-minute source, the difference against a
- *      whole job through the API (target ≤ 5 %; the options measured are in
- *      docs/decisions/115-replaygain-measurement-cost.md).
+ *  (d) ReplayGain's cost: the job's conversion with and without the
+ *      measurement (the same ffmpeg command otherwise; with it, the measuring
+ *      branch's second output, the FIFO and the worker's CPU count) on the
+ *      3-minute source, alternating, the difference against a whole job
+ *      through the API (target ≤ 5 %; the options measured are in
+ *      docs/decisions/115-replaygain-measurement-cost.md and
+ *      127-replaygain-in-the-app.md).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -42,7 +46,7 @@ import { join } from 'node:path'
 import { ffmpeg, makeChaptered, startMediaServer } from '../../tests/support/media.ts'
 import { signUpOverHttp } from '../../tests/support/music.ts'
 import { startServerProcess, type ServerProcess } from '../../tests/support/server-process.ts'
-import { mp3Args, type ConvertRange } from '../../src/tools/ffmpeg.ts'
+import { convertToMp3, type ConvertRange } from '../../src/tools/ffmpeg.ts'
 
 const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 3)
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7) ?? 'all'
@@ -52,6 +56,7 @@ const work = mkdtempSync(join(tmpdir(), 'tunefeed-bench-'))
 const dataDir = join(work, 'data')
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
 /** CPU seconds of a process and its reaped children (yt-dlp, ffmpeg), from /proc/<pid>/stat. */
 function cpuSeconds(pid: number): number {
@@ -112,26 +117,26 @@ async function byHand(pageUrl: string, measure: boolean): Promise<{ wall: number
   const dir = mkdtempSync(join(work, 'hand-'))
   const t0 = performance.now()
   const { source, cpu: dlCpu } = await downloadByHand(pageUrl, dir)
-  const cpu = dlCpu + (await runFfmpeg(conversion(source, `${dir}/out.mp3`, {}, measure)))
+  const cpu = dlCpu + (await convertByHand(source, `${dir}/out.mp3`, {}, measure))
   const wall = performance.now() - t0
   rmSync(dir, { recursive: true, force: true })
   return { wall, cpu }
 }
 
-/** The job's ffmpeg command (src/tools/ffmpeg.ts), or the same without the loudness branch (`-map 0:a:0` for its graph). */
-function conversion(input: string, output: string, range: ConvertRange, measure: boolean): string[] {
-  const args = mp3Args(FFMPEG, input, output, range)
-  const graph = args.indexOf('-filter_complex')
-  if (!measure) args.splice(graph, 4, '-map', '0:a:0')
-  return args
+/**
+ * The job's conversion (`convertToMp3` of src/tools/ffmpeg.ts: its ffmpeg
+ * command and, with `measure`, the loudness measurement: the FIFO and the
+ * worker thread reading it), or the same without the measuring branch, run
+ * here in this process; its CPU seconds: this process's own (the worker is
+ * one of its threads) plus its reaped children's (ffmpeg, mkfifo).
+ */
+async function convertByHand(input: string, output: string, range: ConvertRange, measure: boolean): Promise<number> {
+  const cpu0 = cpuSeconds(process.pid)
+  const loudness = await convertToMp3(tool, input, output, AbortSignal.timeout(600_000), () => {}, range, measure)
+  if (measure && !loudness) throw new Error(`no loudness measured for ${input}`)
+  return cpuSeconds(process.pid) - cpu0
 }
-
-/** Runs an ffmpeg command to its end; its CPU seconds. */
-async function runFfmpeg(args: string[]): Promise<number> {
-  const p = Bun.spawn(args, { stdout: 'ignore', stderr: 'ignore', detached: true })
-  if ((await p.exited) !== 0) throw new Error(`ffmpeg failed: ${args.join(' ')}`)
-  return Number(p.resourceUsage()!.cpuTime.total) / 1e6
-}
+const tool = { path: FFMPEG, source: 'config' as const, version: null }
 
 /** yt-dlp by hand, as the job calls it (best audio into `dir`): the file and yt-dlp's CPU seconds. */
 async function downloadByHand(url: string, dir: string): Promise<{ source: string; cpu: number }> {
@@ -182,7 +187,7 @@ await Bun.sleep(3000)
 console.log(`server CPU while idle: ${((cpuSeconds(server.proc.pid) - idleCpu0) / 3).toFixed(3)} s per s`)
 await byHand(benchPage, true)
 const apiJob = { wall: [] as number[], cpu: [] as number[] }
-if (part !== 'tracks') {
+if (part !== 'tracks' && part !== 'loudness') {
   const a: { wall: number; cpu: number }[] = []
   const b: { wall: number; cpu: number }[] = []
   const plainCut: { wall: number; cpu: number }[] = []
@@ -245,7 +250,8 @@ console.log(
 )
 }
 
-if (part !== 'pipeline') await benchTracks()
+if (part !== 'pipeline' && part !== 'loudness') await benchTracks()
+if (part !== 'pipeline') await benchLoudness()
 
 events.close()
 await server.stop('SIGTERM')
@@ -253,7 +259,7 @@ await media.stop()
 pageServer.stop(true)
 rmSync(work, { recursive: true, force: true })
 
-/** (c) chapter split through the API vs by hand; (d) ReplayGain's share of a job. */
+/** (c) chapter split through the API vs by hand. */
 async function benchTracks() {
   const CHAPTERS = 10
   const MINUTES = 40
@@ -274,7 +280,7 @@ async function benchTracks() {
     const t0 = performance.now()
     const downloaded = await downloadByHand(albumUrl, dir)
     let cpu = downloaded.cpu
-    for (const [i, c] of chapters.entries()) cpu += await runFfmpeg(conversion(downloaded.source, `${dir}/${i + 1}.mp3`, c, measure))
+    for (const [i, c] of chapters.entries()) cpu += await convertByHand(downloaded.source, `${dir}/${i + 1}.mp3`, c, measure)
     const wall = performance.now() - t0
     rmSync(dir, { recursive: true, force: true })
     return { wall, cpu }
@@ -314,25 +320,26 @@ async function benchTracks() {
   console.log(
     `    against the cuts without the loudness branch: ${(med(c, 'wall') / med(plain, 'wall')).toFixed(3)} wall, ${(med(c, 'cpu') / med(plain, 'cpu')).toFixed(3)} CPU (medians)`,
   )
+}
 
-  // (d) the same conversion with and without the measuring branch, on the 3-minute source
+/** (d) ReplayGain's share of a job: the job's conversion with and without the measurement, alternating. */
+async function benchLoudness() {
   const dir = mkdtempSync(join(work, 'rg-'))
+  const med = (x: { wall: number; cpu: number }[], k: 'wall' | 'cpu') => median(x.map((r) => r[k]))
   const convert = async (measure: boolean) => {
     const t0 = performance.now()
-    const cpu = await runFfmpeg(conversion(video, `${dir}/out.mp3`, {}, measure))
+    const cpu = await convertByHand(video, `${dir}/out.mp3`, {}, measure)
     return { wall: performance.now() - t0, cpu }
   }
   const withRg: { wall: number; cpu: number }[] = []
   const without: { wall: number; cpu: number }[] = []
-  for (let i = 0; i < Math.max(5, runs); i++) {
-    if (i % 2 === 0) {
-      withRg.push(await convert(true))
-      without.push(await convert(false))
-    } else {
-      without.push(await convert(false))
-      withRg.push(await convert(true))
-    }
+  console.log(`\nload average before (d): ${loadAverage()}`)
+  for (let i = 0; i < Math.max(9, runs); i++) {
+    for (const measure of i % 2 ? [false, true] : [true, false]) (measure ? withRg : without).push(await convert(measure))
   }
+  const list = (x: typeof withRg) => x.map((r) => r.cpu.toFixed(2)).join(' ')
+  console.log(`(d) conversion CPU with the measurement: ${list(withRg)}; without: ${list(without)} (s, in run order)`)
+  console.log(`load average after (d): ${loadAverage()}`)
   if (!apiJob.wall.length) {
     for (let i = 0; i < runs; i++) {
       const cpu0 = cpuSeconds(server.proc.pid)
@@ -346,9 +353,12 @@ async function benchTracks() {
   }
   const extraWall = med(withRg, 'wall') - med(without, 'wall')
   const extraCpu = med(withRg, 'cpu') - med(without, 'cpu')
+  // each pair ran back to back: the median of the pairs' differences is less exposed to the machine's load
+  const pairedCpu = median(withRg.map((r, i) => r.cpu - without[i]!.cpu))
   console.log(
     `(d) ReplayGain measurement: conversion ${(med(without, 'wall') / 1000).toFixed(2)} s → ${(med(withRg, 'wall') / 1000).toFixed(2)} s wall, ` +
       `CPU ${med(without, 'cpu').toFixed(2)} s → ${med(withRg, 'cpu').toFixed(2)} s; a whole job takes ${(median(apiJob.wall) / 1000).toFixed(2)} s wall, ` +
       `${median(apiJob.cpu).toFixed(2)} s CPU: cost ${((100 * extraWall) / median(apiJob.wall)).toFixed(1)} % wall, ${((100 * extraCpu) / median(apiJob.cpu)).toFixed(1)} % CPU; target ≤ 5 %`,
   )
+  console.log(`    median of the paired CPU differences: +${pairedCpu.toFixed(3)} s, ${((100 * pairedCpu) / median(apiJob.cpu)).toFixed(1)} % of a job`)
 }

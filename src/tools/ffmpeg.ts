@@ -5,7 +5,7 @@ import { runTool } from './run.ts'
 import { runProcess } from '../lib/process.ts'
 import { usableChapters } from '../music/chapters.ts'
 import type { Chapter } from '../music/schema.ts'
-import { LoudnessReader, measuringGraph, type Loudness } from './loudness.ts'
+import { measureOutput, measuringGraph, startMeasuring, type Loudness } from './loudness.ts'
 
 /**
  * Which ffmpeg runs, in this order (docs/decisions/051-ffmpeg-discovery.md):
@@ -93,8 +93,9 @@ export interface ConvertRange {
 /**
  * Converts the first audio stream to MP3 (libmp3lame VBR -q:a 0), without
  * video, tags or chapters of the source, measuring its loudness in the same
- * pass (loudness.ts). `onProgress` gets 0-1 from `-progress
- * pipe:1` against the duration ffmpeg prints on stderr (or the range's length).
+ * pass (loudness.ts; `measure: false` only for the benchmark's comparison).
+ * `onProgress` gets 0-1 from `-progress pipe:1` against the duration ffmpeg
+ * prints on stderr (or the range's length).
  */
 export async function convertToMp3(
   ffmpeg: Ffmpeg | null,
@@ -103,37 +104,49 @@ export async function convertToMp3(
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
   range: ConvertRange = {},
+  measure = true,
 ): Promise<Loudness | null> {
   if (!ffmpeg) throw new ToolFailure('tool_missing', FFMPEG_MISSING)
   const length = range.end !== undefined ? range.end - (range.start ?? 0) : undefined
   let durationUs = length !== undefined ? length * 1e6 : 0
-  const loudness = new LoudnessReader()
-  await runTool('ffmpeg', mp3Args(ffmpeg.path, input, output, range), {
-    signal,
-    classify: classifyFfmpeg,
-    // the input's duration comes first on stderr, before any progress block
-    onStderrLine(line) {
-      loudness.line(line)
-      const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
-      if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
-    },
-    onLine(line) {
-      const m = /^out_time_(?:us|ms)=(\d+)/.exec(line)
-      if (m && durationUs > 0) onProgress(Math.min(1, Number(m[1]) / durationUs))
-      else if (line === 'progress=end') onProgress(1)
-    },
-  })
-  return loudness.result()
+  const measuring = measure ? await startMeasuring() : null
+  let loudness: Loudness | null = null
+  try {
+    await runTool('ffmpeg', mp3Args(ffmpeg.path, input, output, range, measuring?.path), {
+      signal,
+      classify: classifyFfmpeg,
+      // the input's duration comes first on stderr, before any progress block
+      onStderrLine(line) {
+        const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
+        if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
+      },
+      onLine(line) {
+        const m = /^out_time_(?:us|ms)=(\d+)/.exec(line)
+        if (m && durationUs > 0) onProgress(Math.min(1, Number(m[1]) / durationUs))
+        else if (line === 'progress=end') onProgress(1)
+      },
+    })
+  } finally {
+    // after ffmpeg, however it ended: the worker is told the end and the FIFO removed
+    loudness = (await measuring?.finish()) ?? null
+  }
+  return loudness
 }
 
 /**
  * convertToMp3's command line (the benchmark runs the same one by hand):
- * input seeking for a range, the measuring graph, MP3 VBR, progress on stdout.
+ * input seeking for a range, MP3 VBR, progress on stdout and, given
+ * `measureTo` (a FIFO, loudness.ts), the measuring branch written there.
  */
-export function mp3Args(ffmpegPath: string, input: string, output: string, range: ConvertRange = {}): string[] {
+export function mp3Args(ffmpegPath: string, input: string, output: string, range: ConvertRange = {}, measureTo?: string): string[] {
   const seek = range.start ? ['-ss', range.start.toFixed(3)] : []
   const length = range.end !== undefined ? range.end - (range.start ?? 0) : undefined
   const chain = range.remove?.length ? [removeSpans(range.remove)] : []
+  const graph = measureTo
+    ? measuringGraph('0:a:0', chain)
+    : chain.length
+      ? `[0:a:0]${chain.join(',')}[out]`
+      : null
   return [
     ffmpegPath,
     '-hide_banner',
@@ -143,10 +156,7 @@ export function mp3Args(ffmpegPath: string, input: string, output: string, range
     ...(length !== undefined ? ['-t', length.toFixed(3)] : []),
     '-i',
     input,
-    '-filter_complex',
-    measuringGraph('0:a:0', chain),
-    '-map',
-    '[out]',
+    ...(graph ? ['-filter_complex', graph, '-map', '[out]'] : ['-map', '0:a:0']),
     '-vn',
     '-sn',
     '-dn',
@@ -164,6 +174,7 @@ export function mp3Args(ffmpegPath: string, input: string, output: string, range
     'pipe:1',
     '-nostats',
     output,
+    ...(measureTo ? measureOutput(measureTo) : []),
   ]
 }
 

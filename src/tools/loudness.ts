@@ -1,9 +1,21 @@
 /**
- * ReplayGain 2.0 from the conversion pass: ffmpeg's `ebur128` filter runs on
- * a branch of the decoded audio (asplit), so the measurement costs no second
- * decode; its summary on stderr gives the integrated loudness and the sample
- * peak. Gain is against −18 LUFS (ReplayGain 2.0's reference).
+ * ReplayGain 2.0 from the conversion pass (docs/decisions/127-replaygain-in-the-app.md):
+ * the decoded audio is split (asplit) inside the conversion's ffmpeg; one
+ * branch is encoded to MP3, the other leaves the same process as a 32-bit
+ * float WAV written into a FIFO, so the audio is decoded once. A worker
+ * thread (loudness-worker.ts) reads the FIFO and measures it: EBU R128
+ * integrated loudness per ITU-R BS.1770-4 and the sample peak (bs1770.ts).
+ * Gain is against −18 LUFS (ReplayGain 2.0's reference).
+ *
+ * A measurement that cannot start or fails gives no ReplayGain, never a
+ * failed conversion.
  */
+import { closeSync, constants, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { embedded } from '../embedded.ts'
+import { runProcess } from '../lib/process.ts'
+
 export interface Loudness {
   /** Integrated loudness, LUFS. */
   integrated: number
@@ -13,39 +25,95 @@ export interface Loudness {
 
 export const REFERENCE_LUFS = -18
 
-/** `[<input>]...` → `[out]` plus the measuring branch (for `-filter_complex`). */
+/** `[<input>]...` → `[out]` plus `[measure]`, the branch `measureOutput` writes (for `-filter_complex`). */
 export function measuringGraph(input: string, chain: string[] = []): string {
   const pre = chain.length ? `${chain.join(',')},` : ''
-  return `[${input}]${pre}asplit=2[out][measure];[measure]ebur128=peak=sample:framelog=verbose,anullsink`
+  return `[${input}]${pre}asplit=2[out][measure]`
 }
 
-/** Reads the ebur128 summary from ffmpeg's stderr, line by line. */
-export class LoudnessReader {
-  private inSummary = false
-  private integrated: number | null = null
-  private peakDb: number | null = null
+/** The conversion's second output: the measuring branch as a float WAV into `path`, in 32 KB writes (not one per packet). */
+export function measureOutput(path: string): string[] {
+  return ['-map', '[measure]', '-map_metadata', '-1', '-flush_packets', '0', '-c:a', 'pcm_f32le', '-f', 'wav', path]
+}
 
-  line(line: string) {
-    // a graph configured twice prints an empty summary first: the last one counts
-    if (/\] Summary:\s*$/.test(line)) {
-      this.inSummary = true
-      this.integrated = null
-      this.peakDb = null
-      return
+/** How long the worker may take to finish once ffmpeg has exited (it only reads what is left in the FIFO). */
+const FINISH_MS = 10_000
+/** Idle measuring workers kept for the next conversions (starting one costs about 8 ms of CPU). */
+const POOL = 4
+const idle: Worker[] = []
+
+/** The worker's module: next to this file from source; in the compiled binary, the entry point scripts/build-binary.ts adds. */
+const workerModule = () => (embedded() ? './src/tools/loudness-worker.ts' : new URL('./loudness-worker.ts', import.meta.url).href)
+
+export interface Measuring {
+  /** The FIFO ffmpeg writes the measuring branch into. */
+  path: string
+  /** Once ffmpeg has exited (however): the loudness, or null; removes the FIFO. */
+  finish(): Promise<Loudness | null>
+}
+
+/** A FIFO and a worker reading it; null (no measurement) when either cannot be made. `module` only for tests. */
+export async function startMeasuring(module?: string): Promise<Measuring | null> {
+  let dir: string | undefined
+  const cleanup = () => dir && rmSync(dir, { recursive: true, force: true })
+  let path: string
+  let worker: Worker
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'tunefeed-loudness-'))
+    path = join(dir, 'measure.wav')
+    if ((await runProcess(['mkfifo', '-m', '600', path])).code !== 0) throw new Error('mkfifo failed')
+    worker = module ? new Worker(module) : (idle.pop() ?? new Worker(workerModule()))
+    // an idle worker must not keep the process alive (Bun's Worker has unref, as Node's)
+    ;(worker as Worker & { unref(): void }).unref()
+  } catch {
+    cleanup()
+    return null
+  }
+  let done = false
+  let failed = false
+  const result = new Promise<Loudness | null>((resolve) => {
+    worker.onmessage = (e: MessageEvent<Loudness | null>) => resolve(e.data)
+    worker.onerror = () => {
+      // a worker that could not start (or died) reads nothing: ffmpeg would wait on the FIFO
+      // forever, so it is drained here instead and the track just gets no ReplayGain
+      failed = true
+      drain(path).then(() => resolve(null))
     }
-    if (!this.inSummary) return
-    const i = /^\s*I:\s+(-?[\d.]+|-inf)\s+LUFS/.exec(line)
-    if (i && this.integrated === null) this.integrated = i[1] === '-inf' ? -Infinity : Number(i[1])
-    const p = /^\s*Peak:\s+(-?[\d.]+|-inf)\s+dBFS/.exec(line)
-    if (p && this.peakDb === null) this.peakDb = p[1] === '-inf' ? -Infinity : Number(p[1])
+  }).finally(() => (done = true))
+  worker.postMessage(path)
+  return {
+    path,
+    async finish() {
+      const deadline = Date.now() + FINISH_MS
+      // A worker still waiting in open() (ffmpeg failed before opening the FIFO) gets a writer that
+      // closes at once, so it reads the end; ENXIO means no reader yet (or any more): try again.
+      while (!done && Date.now() < deadline) {
+        try {
+          closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK))
+          break
+        } catch {
+          await Bun.sleep(5)
+        }
+      }
+      const answered = await Promise.race([result.then(() => true), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => false)])
+      const loudness = answered ? await result : null
+      // a worker that answered waits for its next FIFO; one that did not (or errored) is ended
+      if (answered && !failed && idle.length < POOL) idle.push(worker)
+      else worker.terminate()
+      cleanup()
+      return loudness
+    },
   }
+}
 
-  /** Null when the summary was missing or the audio was silent (no gain to give). */
-  result(): Loudness | null {
-    if (this.integrated === null || this.peakDb === null) return null
-    if (!Number.isFinite(this.integrated) || this.integrated <= -70) return null
-    return { integrated: this.integrated, peakDb: this.peakDb }
-  }
+/** Reads a FIFO to its end, discarding it. */
+function drain(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const stream = createReadStream(path, { highWaterMark: 1 << 20 })
+    stream.on('data', () => {})
+    stream.on('close', resolve)
+    stream.on('error', () => resolve())
+  })
 }
 
 /** The two TXXX values: gain "−3.20 dB" (against −18 LUFS), peak as a linear ratio "0.891251". */

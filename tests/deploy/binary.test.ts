@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { parseBuffer } from 'music-metadata'
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,6 +85,9 @@ describe.skipIf(!bunBuildWorks)('the compiled binary', () => {
     const bytes = new Uint8Array(await mp3.arrayBuffer())
     expect(new TextDecoder().decode(bytes.slice(0, 3))).toBe('ID3')
     expect(bytes.length).toBeGreaterThan(10_000)
+    // the loudness worker is its own entry point in the binary: ReplayGain proves it ran
+    const meta = await parseBuffer(bytes, { mimeType: 'audio/mpeg' })
+    expect(meta.common.replaygain_track_gain?.dB).toBeNumber()
   }, 90_000)
 
   test('stops on SIGTERM and runs the admin command on the same data', async () => {
