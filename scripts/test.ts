@@ -169,6 +169,8 @@ function startPostgres(): { url?: string; error?: string } {
         alter role ${PG_ROLE} login createdb password '${PG_PASSWORD}';
       end if;
     end $$;
+    -- test databases are dropped with their connections, an autovacuum worker's included
+    grant pg_signal_backend to ${PG_ROLE};
     select 'create database ${PG_DB} owner ${PG_ROLE}' where not exists (select from pg_database where datname = '${PG_DB}') \\gexec
   `)
   if (setup.code !== 0) return { error: 'could not create the tunefeed role and database' }

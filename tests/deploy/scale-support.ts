@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { dropTestDatabase } from '../support/db.ts'
 import { REPO_ROOT } from '../support/server-process.ts'
 import { freePort } from './support.ts'
 
@@ -18,11 +19,7 @@ export async function tempDatabase(adminUrl: string): Promise<TempDatabase> {
   url.pathname = `/${name}`
   return {
     url: url.toString(),
-    async drop() {
-      const a = postgres(adminUrl, { onnotice: () => {}, max: 1 })
-      await a.unsafe(`drop database if exists ${name} with (force)`)
-      await a.end()
-    },
+    drop: () => dropTestDatabase(adminUrl, name),
   }
 }
 

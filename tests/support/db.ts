@@ -36,6 +36,29 @@ async function pgTemplate(adminUrl: string): Promise<string> {
   return name
 }
 
+/**
+ * Drops a test database, ending its connections. An autovacuum worker busy on it cannot be ended
+ * by a role without pg_signal_backend (42501: scripts/test.ts grants it to its role, another server
+ * may not): then it is tried again shortly, as the worker soon moves on.
+ */
+export async function dropTestDatabase(adminUrl: string, name: string) {
+  const { default: postgres } = await import('postgres')
+  const admin = postgres(adminUrl, { onnotice: () => {}, max: 1 })
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.unsafe(`drop database if exists ${name} with (force)`)
+        return
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42501' || attempt >= 20) throw err
+        await Bun.sleep(250)
+      }
+    }
+  } finally {
+    await admin.end()
+  }
+}
+
 export async function createTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (adminUrl) {
@@ -53,9 +76,7 @@ export async function createTestDatabase(): Promise<Database> {
       ...database,
       async close() {
         await database.close()
-        const a = postgres(adminUrl, { onnotice: () => {}, max: 1 })
-        await a.unsafe(`drop database if exists ${name} with (force)`)
-        await a.end()
+        await dropTestDatabase(adminUrl, name)
       },
     }
   }
