@@ -117,8 +117,8 @@ export async function convertToMp3(
       classify: classifyFfmpeg,
       // the input's duration comes first on stderr, before any progress block
       onStderrLine(line) {
-        const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
-        if (m && !durationUs) durationUs = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6
+        const seconds = durationOf(line)
+        if (seconds !== null && !durationUs) durationUs = seconds * 1e6
       },
       onLine(line) {
         const m = /^out_time_(?:us|ms)=(\d+)/.exec(line)
@@ -184,6 +184,12 @@ export function removeSpans(spans: [number, number][]): string {
   return `aselect='not(${between})',asetpts=N/SR/TB`
 }
 
+/** The seconds of the `Duration: 00:03:12.50` line ffmpeg prints about its input, else null. */
+function durationOf(line: string): number | null {
+  const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
+  return m ? (Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3]) : null
+}
+
 /**
  * What ffmpeg's description of a media file says (`Duration: 00:03:12.50`, then
  * `Chapter #0:1: start 4.000000, end 8.000000` and its title), without converting
@@ -198,8 +204,7 @@ export async function probeMedia(ffmpeg: Ffmpeg | null, path: string, signal: Ab
   await runProcess([ffmpeg.path, '-hide_banner', '-nostdin', '-i', path], {
     signal,
     onStderrLine(line) {
-      const d = /^\s*Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(line)
-      if (d && duration === null) duration = (Number(d[1]) * 60 + Number(d[2])) * 60 + Number(d[3])
+      if (duration === null) duration = durationOf(line)
       const c = /^\s*Chapter #\d+:\d+: start (-?[\d.]+), end (-?[\d.]+)/.exec(line)
       if (c) {
         current = { title: `Chapter ${chapters.length + 1}`, start: Number(c[1]), end: Number(c[2]) }
