@@ -55,10 +55,16 @@ const outcomes: Outcome[] = []
 const step = (title: string) => console.log(`\n=== ${title} ===`)
 const isRoot = () => process.getuid?.() === 0
 
+/** This process's environment with `extra` over it (`undefined` removes a variable). */
+function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...process.env, ...extra })) if (v !== undefined) env[k] = v
+  return env
+}
+
 /** Runs a command with inherited output; returns its exit code. `undefined` in env removes a variable. */
 function sh(cmd: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}): number {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries({ ...process.env, ...opts.env })) if (v !== undefined) env[k] = v
+  const env = childEnv(opts.env)
   const res = spawnSync(cmd[0]!, cmd.slice(1), { cwd: opts.cwd ?? ROOT, env, stdio: 'inherit' })
   if (res.error) {
     console.error(`${cmd[0]}: ${res.error.message}`)
@@ -229,7 +235,9 @@ function bunTestCommand(report: string, testArgs: string[]): string[] {
   return [process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs]
 }
 
-const reportPath = (name: string) => join(OUT, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.xml`)
+/** test-results/<suite name as a file name>.<ext> */
+const outPath = (name: string, ext: 'xml' | 'log') => join(OUT, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.${ext}`)
+const reportPath = (name: string) => outPath(name, 'xml')
 
 /** A suite's outcome from its exit code and JUnit report. */
 function outcomeOf(name: string, code: number, report: string, seconds: number): Outcome {
@@ -286,15 +294,14 @@ async function runBunTestsTogether(first: Suite, second: Suite) {
   const run = (suite: Suite, log?: string) => {
     const report = reportPath(suite.name)
     rmSync(report, { force: true })
-    const env: Record<string, string> = {}
-    for (const [k, v] of Object.entries({ ...process.env, ...suite.env })) if (v !== undefined) env[k] = v
+    const env = childEnv(suite.env)
     const out = log ? Bun.file(log) : 'inherit'
     const started = performance.now()
     const proc = Bun.spawn(bunTestCommand(report, suite.args), { cwd: suite.cwd ?? ROOT, env, stdout: out, stderr: out })
     return proc.exited.then((code) => outcomeOf(suite.name, code, report, (performance.now() - started) / 1000))
   }
   step(`bun test: ${first.name} (with ${second.name} at the same time; its output follows)`)
-  const log = join(OUT, `${second.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`)
+  const log = outPath(second.name, 'log')
   const [a, b] = await Promise.all([run(first), run(second, log)])
   step(`bun test: ${second.name} (ran with ${first.name})`)
   process.stdout.write(readFileSync(log, 'utf8'))
