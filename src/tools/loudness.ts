@@ -14,7 +14,7 @@ import { closeSync, constants, createReadStream, mkdtempSync, openSync, rmSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { embedded } from '../embedded.ts'
-import { runProcess } from '../lib/process.ts'
+import { makeFifo } from './fifo.ts'
 
 export interface Loudness {
   /** Integrated loudness, LUFS. */
@@ -61,7 +61,7 @@ export async function startMeasuring(module?: string): Promise<Measuring | null>
   try {
     dir = mkdtempSync(join(tmpdir(), 'tunefeed-loudness-'))
     path = join(dir, 'measure.wav')
-    if ((await runProcess(['mkfifo', '-m', '600', path])).code !== 0) throw new Error('mkfifo failed')
+    await makeFifo(path)
     worker = module ? new Worker(module) : (idle.pop() ?? new Worker(workerModule()))
     // an idle worker must not keep the process alive (Bun's Worker has unref, as Node's)
     ;(worker as Worker & { unref(): void }).unref()
