@@ -35,7 +35,7 @@
  *  (d) ReplayGain's cost: the job's conversion with and without the
  *      measurement (the same ffmpeg command otherwise; with it, the measuring
  *      branch's second output, the FIFO and the worker's CPU count) on the
- *      3-minute source, alternating, the difference against a whole job
+ *      3-minute source, alternating (21 pairs), the difference against a whole job
  *      through the API (target ≤ 5 %; the options measured are in
  *      docs/decisions/115-replaygain-measurement-cost.md and
  *      127-replaygain-in-the-app.md).
@@ -334,7 +334,8 @@ async function benchLoudness() {
   const withRg: { wall: number; cpu: number }[] = []
   const without: { wall: number; cpu: number }[] = []
   console.log(`\nload average before (d): ${loadAverage()}`)
-  for (let i = 0; i < Math.max(9, runs); i++) {
+  // 21 pairs: the difference (about 0.1 s) is a few times the run-to-run spread of a conversion
+  for (let i = 0; i < Math.max(21, runs); i++) {
     for (const measure of i % 2 ? [false, true] : [true, false]) (measure ? withRg : without).push(await convert(measure))
   }
   const list = (x: typeof withRg) => x.map((r) => r.cpu.toFixed(2)).join(' ')

@@ -48,5 +48,5 @@ export async function makeFifo(path: string): Promise<void> {
 /** Enlarges the pipe behind `fd` to PIPE_BYTES; its size in bytes, or 0 when unknown (not enlarged). */
 export function enlargePipe(fd: number): number {
   const size = openLibc()?.fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES) ?? -1
-  return size > 0 ? size : 0
+  return Math.max(size, 0)
 }

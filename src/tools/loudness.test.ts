@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ffmpeg } from '../../tests/support/media.ts'
 import { convertToMp3, mp3Args } from './ffmpeg.ts'
 import { replayGainTags, startMeasuring, type Loudness } from './loudness.ts'
 import { runProcess } from '../lib/process.ts'
+import { LoudnessReader } from './wav-loudness.ts'
 
 // The loudness measured in the conversion pass (FIFO + worker + BS.1770 in
 // the app, loudness.ts) against ffmpeg's own ebur128 filter run on the same
@@ -122,6 +124,30 @@ describe('ReplayGain 2.0 measured in the conversion pass, as ffmpeg ebur128 meas
     expect(Number.parseFloat(tags.REPLAYGAIN_TRACK_GAIN)).toBeCloseTo(2, 1)
     expect(tags.REPLAYGAIN_TRACK_GAIN).toMatch(/^\+\d+\.\d\d dB$/)
     expect(Number(tags.REPLAYGAIN_TRACK_PEAK)).toBeCloseTo(0.1, 4)
+  }, 60_000)
+
+  test('paced reads, fast and slow writers: the worker measures what reading the whole file at once measures', async () => {
+    // 60 s of 48 kHz stereo float (23 MB): written in 1 MB blocks as fast as dd goes (reads find
+    // the enlarged pipe full and follow each other without sleeps), then in 32 KB writes with a
+    // pause every 512 KB (reads find it less than half full and sleep before the next)
+    const wav = join(dir, 'paced.wav')
+    await ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=d=60:a=0.3:c=pink:r=48000', '-ac', '2', '-c:a', 'pcm_f32le', '-f', 'wav', wav])
+    const whole = new LoudnessReader()
+    whole.chunk(new Uint8Array(readFileSync(wav)))
+    const expected = whole.result()
+    expect(expected).not.toBeNull()
+    const fast = (await startMeasuring())!
+    expect((await runProcess(['dd', `if=${wav}`, `of=${fast.path}`, 'bs=1M', 'status=none'])).code).toBe(0)
+    expect(await fast.finish()).toEqual(expected)
+    const slow = (await startMeasuring())!
+    const bytes = readFileSync(wav)
+    const writer = await open(slow.path, 'w')
+    for (let at = 0; at < bytes.length; at += 32 * 1024) {
+      await writer.write(bytes.subarray(at, at + 32 * 1024))
+      if (at % (512 * 1024) === 0) await Bun.sleep(3)
+    }
+    await writer.close()
+    expect(await slow.finish()).toEqual(expected)
   }, 60_000)
 
   test('a conversion that fails before writing releases the measuring worker and removes its FIFO', async () => {
