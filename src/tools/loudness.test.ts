@@ -129,7 +129,8 @@ describe('ReplayGain 2.0 measured in the conversion pass, as ffmpeg ebur128 meas
   test('paced reads, fast and slow writers: the worker measures what reading the whole file at once measures', async () => {
     // 60 s of 48 kHz stereo float (23 MB): written in 1 MB blocks as fast as dd goes (reads find
     // the enlarged pipe full and follow each other without sleeps), then in 32 KB writes with a
-    // pause every 512 KB (reads find it less than half full and sleep before the next)
+    // 3 ms pause every 64 KB, about 20 MB/s as a conversion writes (reads find the pipe less than
+    // half full and sleep before the next)
     const wav = join(dir, 'paced.wav')
     await ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=d=60:a=0.3:c=pink:r=48000', '-ac', '2', '-c:a', 'pcm_f32le', '-f', 'wav', wav])
     const whole = new LoudnessReader()
@@ -144,7 +145,7 @@ describe('ReplayGain 2.0 measured in the conversion pass, as ffmpeg ebur128 meas
     const writer = await open(slow.path, 'w')
     for (let at = 0; at < bytes.length; at += 32 * 1024) {
       await writer.write(bytes.subarray(at, at + 32 * 1024))
-      if (at % (512 * 1024) === 0) await Bun.sleep(3)
+      if (at % (64 * 1024) === 0) await Bun.sleep(3)
     }
     await writer.close()
     expect(await slow.finish()).toEqual(expected)
