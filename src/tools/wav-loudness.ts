@@ -4,10 +4,11 @@
  * Runs in the measuring worker (loudness-worker.ts).
  */
 import { Bs1770Meter, channelWeights } from './bs1770.ts'
+import { PIPE_BYTES } from './fifo.ts'
 import type { Loudness } from './loudness.ts'
 
-/** The most one read asks for (a pipe gives at most its size, 64 KB by default). */
-const READ_BYTES = 1 << 20
+/** The most one read asks for: what the enlarged pipe holds (a read gives at most that). */
+const READ_BYTES = PIPE_BYTES
 
 /**
  * Reads the measuring branch's WAV stream chunk by chunk. Anything it cannot
