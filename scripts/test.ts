@@ -29,6 +29,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { buildWebIfNeeded } from './web-build.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const OUT = join(ROOT, 'test-results')
@@ -105,39 +106,9 @@ function installPackages(): string | null {
 
 // --- 2. Web build ------------------------------------------------------------
 
-/** Newest modification time under `path`, skipping generated and installed folders. */
-function newestMtime(path: string, include: (file: string) => boolean = () => true): number {
-  if (!existsSync(path)) return 0
-  const stat = statSync(path)
-  if (!stat.isDirectory()) return include(path) ? stat.mtimeMs : 0
-  let newest = 0
-  for (const name of readdirSync(path)) {
-    if (name === 'node_modules' || name === 'dist' || name === 'styled-system' || name.startsWith('.')) continue
-    newest = Math.max(newest, newestMtime(join(path, name), include))
-  }
-  return newest
-}
-
 function buildWeb(): string | null {
-  const web = join(ROOT, 'web')
-  if (!existsSync(join(web, 'index.html'))) return 'web app missing: web/index.html does not exist, nothing to build'
-  const built = join(web, 'dist', 'index.html')
-  // the web app's own files, the dependencies, and the zod schemas it shares with the server
-  const newestSource = Math.max(
-    newestMtime(web),
-    newestMtime(join(ROOT, 'package.json')),
-    newestMtime(join(ROOT, 'package-lock.json')),
-    newestMtime(join(ROOT, 'src'), (file) => file.endsWith('schema.ts')),
-  )
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource) {
-    console.log('web/dist is up to date')
-    return null
-  }
-  console.log(existsSync(built) ? 'web/dist is older than its sources: rebuilding' : 'web/dist missing: building')
-  const code = sh([process.execPath, 'run', 'build:web'])
-  if (code !== 0) return `web build failed (bun run build:web exited ${code}); the web app must build for the suite to pass`
-  if (!existsSync(built)) return 'web build produced no web/dist/index.html'
-  return null
+  const error = buildWebIfNeeded()
+  return error && `${error}; the web app must build for the suite to pass`
 }
 
 // --- 3. PostgreSQL -----------------------------------------------------------
