@@ -14,7 +14,7 @@ const dataDir = join(dir, 'data')
 let release: ReleaseServer
 
 const admin = (...args: string[]) =>
-  run([process.execPath, 'scripts/admin.ts', ...args], { DATA_DIR: dataDir, YTDLP_UPDATE: 'stable', YTDLP_RELEASE_URL: release.url }, 110_000)
+  run([process.execPath, 'scripts/admin.ts', ...args], { DATA_DIR: dataDir, YTDLP_UPDATE: 'stable', YTDLP_RELEASE_URL: release.url, YTDLP_SIGNING_KEY: release.publicKey }, 110_000)
 
 beforeAll(async () => {
   release = startReleaseServer()
