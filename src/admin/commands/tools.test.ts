@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run } from '../tests/support/server-process.ts'
-import { startReleaseServer, zipappBuild, type ReleaseServer } from '../tests/support/ytdlp-release.ts'
+import { run } from '../../../tests/support/server-process.ts'
+import { startReleaseServer, zipappBuild, type ReleaseServer } from '../../../tests/support/ytdlp-release.ts'
 
 // `scripts/admin.ts tools | tools update | tools rollback | cookies set FILE | cookies remove` as
 // real processes on a PGlite DATA_DIR, against a yt-dlp release server on 127.0.0.1.
