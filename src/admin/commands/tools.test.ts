@@ -44,6 +44,15 @@ describe('scripts/admin.ts tools and cookies', () => {
     expect((await admin('tools', 'sideways')).code).toBe(2)
   })
 
+  test('tools canary: runs it now; a failure exits 1 with the reason in words; tools shows the result', async () => {
+    // the test servers' canary URL has nothing behind it (tests/support/server-process.ts)
+    const canary = await admin('tools', 'canary')
+    expect(canary.code).toBe(1)
+    expect(canary.stdout).toMatch(/^The canary failed: Failed \(\w[\w ]*\) on yt-dlp 2023\.03\.04: .* yt-dlp said: ERROR: /)
+    expect(canary.stderr).toEndWith('tools: YouTube downloads do not work (see above).\n')
+    expect((await admin('tools')).stdout).toMatch(/^canary {3}failed \S+: Failed .*\(http:\/\/127\.0\.0\.1:9\/canary\)$/m)
+  })
+
   test('cookies set FILE / cookies remove; a file that is not cookies is refused', async () => {
     const good = join(dir, 'cookies.txt')
     writeFileSync(good, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t1893456000\tSID\tvalue\n')

@@ -48,7 +48,10 @@ export const toolCommands: Record<string, Command> = {
       if (args.length > 1 || (args[0] && !['update', 'rollback', 'canary'].includes(args[0]))) throw new UsageError('expected nothing, update, rollback or canary')
       if (args[0] === 'canary') {
         // with the app's context: the canary may notify the admins (queued) and records its result
-        const canary = await runCanary(await ctx.context(), 'admin')
+        const app = await ctx.context()
+        // a context built here has not looked for its tools yet (the server's has)
+        await app.tools.init()
+        const canary = await runCanary(app, 'admin')
         ctx.out(canary.ok ? 'The canary passed.' : `The canary failed: ${canary.lastError}`)
         if (!canary.ok) throw new CommandError('YouTube downloads do not work (see above).')
         return
