@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { findUserByEmail, verifyPassword } from '../src/auth/queries.ts'
 import { openDatabase } from '../src/db/client.ts'
 import { run } from '../tests/support/server-process.ts'
-import { commands, usage } from './admin.ts'
+import { commands, usage } from '../src/admin/commands/index.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
 setDefaultTimeout(30_000)

@@ -56,6 +56,10 @@ const schema = z.object({
   YTDLP_UPDATE: z.enum(['stable', 'nightly', 'off']).default('stable'),
   /** Where release assets and their SHA2-256SUMS are fetched (`<url>/<asset>`); default per channel. */
   YTDLP_RELEASE_URL: z.url().optional(),
+  /** The OpenPGP public key (armored, or a file holding it) that must have signed a release's SHA2-256SUMS; unset: yt-dlp's own, pinned in src/tools/signing-key.ts. */
+  YTDLP_SIGNING_KEY: z.string().optional(),
+  /** A public video extracted (metadata and formats, no download) daily and after each yt-dlp update, to prove downloads still work. */
+  YTDLP_CANARY_URL: z.url({ protocol: /^https?$/ }).default('https://www.youtube.com/watch?v=jNQXAC9IVRw'),
   /** Concurrent yt-dlp look-ups (/grouping, /lookup) in the whole app and per user. */
   LOOKUP_CONCURRENCY: z.coerce.number().int().positive().default(4),
   LOOKUP_CONCURRENCY_PER_USER: z.coerce.number().int().positive().default(2),

@@ -45,7 +45,7 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
   // versions takes a while on a busy machine); health says `starting` until then
   await ctx.tools.init()
   // the local admin channel: scripts/admin.ts runs its commands in this process (src/admin/channel.ts)
-  const { runCommand } = await import('../scripts/admin.ts')
+  const { runCommand } = await import('./admin/commands/index.ts')
   const channel = await serveAdminChannel(env.DATA_DIR, (argv, io) => runCommand(argv, io, env, ctx))
   // start: the worker runs once the database is open and the hub can reach sockets
   await jobs.start()

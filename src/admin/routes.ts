@@ -21,7 +21,7 @@ import { youtubeChannels } from '../youtube/tables.ts'
 import { manageRoutes } from './manage-routes.ts'
 import { TooLarge } from '../lib/multipart.ts'
 import { cookiesStatus, parseNetscapeCookies, removeCookies, saveCookies } from '../tools/cookies.ts'
-import { checkYtdlpJob } from '../tools/jobs.ts'
+import { canaryJob, checkYtdlpJob } from '../tools/jobs.ts'
 
 const subscriptionsQuery = z.object({ email: email.optional() })
 const channelVideosQuery = z.object({ channel_id: channelIdSchema.optional(), date_after: dateAfterSchema.optional() })
@@ -57,6 +57,11 @@ export function adminRoutes(ctx: AppContext) {
     .post('/tools/ytdlp/update', async (c) => {
       if (!ctx.tools.managed.enabled) fail(409, 'The managed yt-dlp is off (YTDLP_PATH is set or YTDLP_UPDATE=off).')
       await ctx.jobs.enqueue(checkYtdlpJob, {}, { jobId: 'tools.checkYtdlp.admin' })
+      return c.json({ status: 'checking' }, 202)
+    })
+    .post('/tools/canary', async (c) => {
+      // the canary now (src/tools/canary.ts); its result shows in GET /status as tools.canary
+      await ctx.jobs.enqueue(canaryJob, { trigger: 'admin' }, { jobId: 'tools.canary.admin' })
       return c.json({ status: 'checking' }, 202)
     })
     .post('/tools/ytdlp/rollback', async (c) => {

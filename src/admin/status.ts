@@ -5,6 +5,7 @@ import { rowsOf } from '../db/rows.ts'
 import { embedded } from '../embedded.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { countFailures, listScheduleRuns } from '../jobs/history.ts'
+import { canaryStatus } from '../tools/canary.ts'
 import { cookiesStatus } from '../tools/cookies.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
@@ -61,17 +62,18 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, canary] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
     quotaStatus(db, env.YOUTUBE_DAILY_QUOTA),
     adminSchedules(ctx),
+    canaryStatus(ctx),
   ])
   return {
     version: embedded()?.version ?? pkg.version,
     database,
-    tools: ctx.tools.status(),
+    tools: { ...ctx.tools.status(), canary },
     cookies,
     queue,
     youtube: {

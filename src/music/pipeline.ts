@@ -196,7 +196,8 @@ export class JobFailure extends PermanentJobError {
 async function asJobFailure(ctx: AppContext, err: unknown, run: JobRun): Promise<unknown> {
   if (!(err instanceof ToolFailure)) return err
   let transient = TRANSIENT_KINDS.has(err.kind) && run.attempt < run.attempts
-  if (transient && err.kind === 'tool_outdated') transient = (await ctx.tools.managed.update()) === 'updated'
+  // a user's job starts at most one check an hour (throttled in src/tools/managed.ts); only an admin forces one
+  if (transient && err.kind === 'tool_outdated') transient = (await ctx.tools.managed.update('user')) === 'updated'
   return transient ? err : new JobFailure(err.kind, err.message)
 }
 

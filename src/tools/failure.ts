@@ -70,7 +70,7 @@ const YTDLP_RULES: [ErrorKind, RegExp][] = [
   ['unavailable', /Video unavailable|This video has been removed|This video is no longer available|HTTP Error 40[34]|HTTP Error 410/i],
   [
     'tool_outdated',
-    /Signature extraction failed|nsig extraction failed|Unable to extract nsig|Signature solving failed|n challenge solving failed|Requested format is not available|Confirm you are on the latest version/i,
+    /Signature extraction failed|nsig extraction failed|Unable to extract nsig|Signature solving failed|n challenge solving failed|Requested format is not available/i,
   ],
   ['timeout', /timed out/i],
   [
@@ -86,8 +86,20 @@ const FFMPEG_RULES: [ErrorKind, RegExp][] = [
   ],
 ]
 
+/**
+ * The advice yt-dlp appends to any error it did not expect (ExtractorError's
+ * bug_reports_message: "; please report this issue on … Confirm you are on the
+ * latest version using yt-dlp -U", and youtube-dl's older wording). It says
+ * nothing about the failure (a refused connection, a reset or a 503 carry it
+ * too), so it is removed before the rules look at the text.
+ */
+const ADVICE = /;?\s*please report this issue on\s.*$|Confirm you are on the latest version using\s+\S+\s+-U/gim
+
+export const withoutAdvice = (output: string) => output.replace(ADVICE, '')
+
 export function classifyYtdlp(output: string): ErrorKind {
-  return YTDLP_RULES.find(([, re]) => re.test(output))?.[0] ?? 'internal'
+  const text = withoutAdvice(output)
+  return YTDLP_RULES.find(([, re]) => re.test(text))?.[0] ?? 'internal'
 }
 
 /** Any ffmpeg failure on an input is a conversion failure; the patterns only document the usual texts. */

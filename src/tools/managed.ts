@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { errorFields, log } from '../lib/logger.ts'
 import { runProcess } from '../lib/process.ts'
+import { fetchRelease } from './release-fetch.ts'
+import { releaseKey, verifyDetached } from './signing-key.ts'
 import type { Toolbox, YtdlpInUse } from './toolbox.ts'
 
 /**
@@ -12,11 +14,16 @@ import type { Toolbox, YtdlpInUse } from './toolbox.ts'
  *   state.json            current and previous build, last check, last error
  *   builds/<sha256>/yt-dlp one folder per build, never changed once written
  *
- * An update fetches the release asset for this machine from YTDLP_RELEASE_URL,
- * checks it against the release's SHA2-256SUMS, runs it (`--version`, then a
- * metadata extraction of a local file) and only then makes it current, once
+ * An update fetches the release's SHA2-256SUMS and SHA2-256SUMS.sig from
+ * YTDLP_RELEASE_URL (HTTPS only, loopback excepted; redirects only to the
+ * release's download hosts: src/tools/release-fetch.ts), verifies the
+ * signature against the pinned key or YTDLP_SIGNING_KEY
+ * (docs/decisions/150-signed-ytdlp-releases.md), then fetches the asset for
+ * this machine, checks it against the signed sums, runs it (`--version`, then
+ * a metadata extraction of a local file) and only then makes it current, once
  * no yt-dlp call is running; the build before stays for rollback. Any failure
- * keeps the current build and is recorded in `lastError`.
+ * keeps the current build and is recorded in `lastError`. Everything under
+ * DATA_DIR/tools/yt-dlp is private: folders and builds 0700, state 0600.
  */
 export interface Build {
   version: string
@@ -33,7 +40,14 @@ export interface ManagedState {
   lastError: string | null
   /** A build the admin rolled back from: checks do not install it again. */
   rejected: string | null
+  /** When a job's failure last started a check (at most one an hour: USER_CHECK_EVERY_MS). */
+  userCheckAt?: string | null
 }
+
+/** Who asked for a check: the admin (route, CLI), the schedule (daily, at start) or a user's failing job (throttled). */
+export type UpdateTrigger = 'admin' | 'schedule' | 'user'
+/** A user's failing job starts at most one check in this time, across restarts (docs/decisions/151-user-triggered-update-checks.md). */
+export const USER_CHECK_EVERY_MS = 60 * 60 * 1000
 
 const RELEASES: Record<'stable' | 'nightly', string> = {
   stable: 'https://github.com/yt-dlp/yt-dlp/releases/latest/download',
@@ -43,12 +57,14 @@ const MAX_ASSET_BYTES = 200 * 1024 * 1024
 const FETCH_TIMEOUT_MS = 5 * 60 * 1000
 const SELF_TEST_TIMEOUT_MS = 60_000
 
-export type UpdateOutcome = 'updated' | 'current' | 'failed' | 'off'
+export type UpdateOutcome = 'updated' | 'current' | 'failed' | 'off' | 'throttled'
 
 export class ManagedYtdlp {
   readonly dir: string
   private state: ManagedState = { current: null, previous: null, checkedAt: null, updatedAt: null, lastError: null, rejected: null }
   private checking: Promise<UpdateOutcome> | null = null
+  /** Called after a new build became current (the canary runs on it: src/tools/canary.ts). */
+  onUpdated: ((build: Build, previous: Build | null) => Promise<void> | void) | null = null
 
   constructor(private readonly tools: Toolbox) {
     this.dir = join(tools.env.DATA_DIR, 'tools', 'yt-dlp')
@@ -93,11 +109,8 @@ export class ManagedYtdlp {
    * one) becomes the first, so the app runs at once and updates from there.
    */
   async load() {
-    try {
-      this.state = { ...this.state, ...(JSON.parse(await readFile(join(this.dir, 'state.json'), 'utf8')) as ManagedState) }
-    } catch {
-      // first start
-    }
+    this.state = { ...this.state, ...(await this.readState()) }
+    await this.makePrivate()
     if (this.state.current && !existsSync(this.buildPath(this.state.current))) this.state.current = null
     if (!this.enabled || this.state.current) return
     const onPath = Bun.which('yt-dlp', { PATH: this.tools.env.PATH })
@@ -114,8 +127,30 @@ export class ManagedYtdlp {
     }
   }
 
-  /** Checks the channel's release now (one check at a time); the outcome is also in the state. */
-  update(): Promise<UpdateOutcome> {
+  private async readState(): Promise<Partial<ManagedState>> {
+    try {
+      return JSON.parse(await readFile(join(this.dir, 'state.json'), 'utf8')) as ManagedState
+    } catch {
+      return {} // first start
+    }
+  }
+
+  /**
+   * Checks the channel's release now (one check at a time); the outcome is
+   * also in the state. A check a user's job asks for (`user`) runs at most
+   * once an hour, counted in the saved state so a restart does not reset it;
+   * the admin's and the schedule's always run.
+   */
+  async update(trigger: UpdateTrigger = 'schedule'): Promise<UpdateOutcome> {
+    if (this.checking) return this.checking
+    if (trigger === 'user' && this.enabled) {
+      // another process (or this one before a restart) may have started one: the saved time counts too
+      const saved = (await this.readState()).userCheckAt ?? null
+      const last = Math.max(Date.parse(this.state.userCheckAt ?? '') || 0, Date.parse(saved ?? '') || 0)
+      if (Date.now() - last < USER_CHECK_EVERY_MS) return 'throttled'
+      if (this.checking) return this.checking
+      this.state.userCheckAt = new Date().toISOString()
+    }
     this.checking ??= this.runUpdate().finally(() => (this.checking = null))
     return this.checking
   }
@@ -125,7 +160,13 @@ export class ManagedYtdlp {
     this.state.checkedAt = new Date().toISOString()
     try {
       const asset = await this.assetName()
+      // the signature first: nothing of a release whose sums the release key did not sign is used
+      const key = await releaseKey(this.tools.env.YTDLP_SIGNING_KEY)
       const sums = await this.fetchBytes(`${this.releaseUrl}/SHA2-256SUMS`, 1024 * 1024)
+      const sig = await this.fetchBytes(`${this.releaseUrl}/SHA2-256SUMS.sig`, 64 * 1024).catch((err: unknown) => {
+        throw new Error(`SHA2-256SUMS.sig could not be fetched (${err instanceof Error ? err.message : String(err)}): without its signature the release is not used.`)
+      })
+      await verifyDetached(sums, sig, key)
       const expected = parseSums(new TextDecoder().decode(sums)).get(asset)
       if (!expected) throw new Error(`SHA2-256SUMS lists no ${asset}`)
       if (expected === this.state.current?.sha256 || expected === this.state.rejected) {
@@ -141,6 +182,11 @@ export class ManagedYtdlp {
       this.state.lastError = null
       await this.save()
       log.info('managed yt-dlp updated', { version: build.version, asset })
+      try {
+        await this.onUpdated?.(build, this.state.previous)
+      } catch (err) {
+        log.warn('after-update hook failed', errorFields(err))
+      }
       return 'updated'
     } catch (err) {
       this.state.lastError = err instanceof Error ? err.message : String(err)
@@ -148,6 +194,19 @@ export class ManagedYtdlp {
       log.warn('managed yt-dlp update failed; the current build stays', errorFields(err))
       return 'failed'
     }
+  }
+
+  /** Records why something about the managed yt-dlp went wrong (`tools.ytDlp.lastError`), e.g. a canary rollback. */
+  async noteError(message: string) {
+    this.state.lastError = message
+    await this.save()
+  }
+
+  /** The previous build, when its file is still there (for the canary and rollback). */
+  previousInUse(): YtdlpInUse | null {
+    const previous = this.state.previous
+    if (!this.enabled || !previous || !existsSync(this.buildPath(previous))) return null
+    return { path: this.buildPath(previous), version: previous.version, source: 'managed' }
   }
 
   /** The previous build becomes current again; false when there is none. */
@@ -166,10 +225,10 @@ export class ManagedYtdlp {
     const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
     const folder = join(this.dir, 'builds', sha256)
     const staging = `${folder}.tmp-${crypto.randomUUID()}`
-    await mkdir(staging, { recursive: true })
+    await this.privateDir(staging)
     try {
-      await writeFile(join(staging, 'yt-dlp'), bytes, { mode: 0o755 })
-      await chmod(join(staging, 'yt-dlp'), 0o755)
+      await writeFile(join(staging, 'yt-dlp'), bytes, { mode: 0o700 })
+      await chmod(join(staging, 'yt-dlp'), 0o700)
       const version = await selfTest(join(staging, 'yt-dlp'), staging)
       await rm(folder, { recursive: true, force: true })
       await rename(staging, folder)
@@ -197,10 +256,31 @@ export class ManagedYtdlp {
   }
 
   private async save() {
-    await mkdir(this.dir, { recursive: true })
+    await this.privateDir(this.dir)
     const tmp = join(this.dir, `state.json.${process.pid}.tmp`)
-    await writeFile(tmp, JSON.stringify(this.state, null, 2))
+    await writeFile(tmp, JSON.stringify(this.state, null, 2), { mode: 0o600 })
+    await chmod(tmp, 0o600)
     await rename(tmp, join(this.dir, 'state.json'))
+  }
+
+  /** `path` and the folders up to DATA_DIR/tools, made if missing, 0700. */
+  private async privateDir(path: string) {
+    await mkdir(path, { recursive: true, mode: 0o700 })
+    const top = dirname(this.dir)
+    for (let p = path; p.startsWith(top) && p.length >= top.length; p = dirname(p)) await chmod(p, 0o700)
+  }
+
+  /** Earlier versions wrote builds 0755: DATA_DIR/tools/yt-dlp becomes private (folders and builds 0700, state 0600). */
+  private async makePrivate() {
+    if (!existsSync(this.dir)) return
+    await this.privateDir(this.dir)
+    await chmod(join(this.dir, 'state.json'), 0o600).catch(() => {})
+    const builds = join(this.dir, 'builds')
+    for (const name of await readdir(builds).catch(() => [] as string[])) {
+      await chmod(join(builds, name), 0o700).catch(() => {})
+      await chmod(join(builds, name, 'yt-dlp'), 0o700).catch(() => {})
+    }
+    await chmod(builds, 0o700).catch(() => {})
   }
 
   /** The zipapp where python3 ≥ 3.10 runs it (small, any CPU); else the standalone Linux build. */
@@ -216,14 +296,9 @@ export class ManagedYtdlp {
     return process.arch === 'arm64' ? 'yt-dlp_linux_aarch64' : 'yt-dlp_linux'
   }
 
-  private async fetchBytes(url: string, max: number): Promise<Uint8Array> {
-    const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' })
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
-    const length = Number(res.headers.get('content-length') ?? 0)
-    if (length > max) throw new Error(`${url}: ${length} bytes is more than ${max}`)
-    const bytes = new Uint8Array(await res.arrayBuffer())
-    if (bytes.length > max) throw new Error(`${url}: more than ${max} bytes`)
-    return bytes
+  /** HTTPS only (loopback excepted), redirects only to the release's download hosts. */
+  private fetchBytes(url: string, max: number): Promise<Uint8Array> {
+    return fetchRelease(url, { releaseUrl: this.releaseUrl, max, timeoutMs: FETCH_TIMEOUT_MS })
   }
 }
 

@@ -120,6 +120,10 @@ describe('admin page and notifications in the browser', () => {
     await page.waitForFunction(() => document.title.startsWith('Admin'))
     // tools: the managed yt-dlp is off in tests (no update to check); cookies set from a file, then removed
     expect(await page.getByRole('button', { name: 'Update now' }).isDisabled()).toBe(true)
+    // the canary: not run yet; run now, its result in words (the e2e server's canary URL has nothing behind it)
+    await page.getByText('Not run yet').waitFor()
+    await page.getByRole('button', { name: 'Run canary now' }).click()
+    await page.getByText(/^Failed \(network\) on yt-dlp .*: YouTube could not be reached from the server/).waitFor({ timeout: 60_000 })
     const cookiesFile = join(folders!.workDir, 'cookies.txt')
     await Bun.write(cookiesFile, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tPREF\tf6=40000000\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tSID\tsecret-value\n')
     await page.getByLabel('Cookies file (Netscape cookies.txt, at most 1 MB)').setInputFiles(cookiesFile)

@@ -42,6 +42,8 @@ export async function createTestApp(
     SCHEDULER: 'false',
     // no managed yt-dlp download in tests unless a test asks for one (against a local release server)
     YTDLP_UPDATE: 'off',
+    // the canary (src/tools/canary.ts) never reaches YouTube from a test: nothing listens on port 9
+    YTDLP_CANARY_URL: 'http://127.0.0.1:9/canary',
     PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,

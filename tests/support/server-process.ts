@@ -46,6 +46,8 @@ export function baseEnv(env: Record<string, string>): Record<string, string> {
     SCHEDULER: 'false',
     // no managed yt-dlp download unless a test points YTDLP_RELEASE_URL at a local release server
     YTDLP_UPDATE: 'off',
+    // the canary (src/tools/canary.ts) never reaches YouTube from a test: nothing listens on port 9
+    YTDLP_CANARY_URL: 'http://127.0.0.1:9/canary',
     APP_SECRET: 'process-test-secret-process-test-secret',
     ...env,
   }

@@ -1,49 +1,96 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import * as openpgp from 'openpgp'
 
 /**
- * A yt-dlp release server on 127.0.0.1 (the `<url>/<asset>` and
- * `<url>/SHA2-256SUMS` layout of yt-dlp's releases), serving builds made at
- * test time from Debian's yt-dlp:
+ * A yt-dlp release server on 127.0.0.1 (the `<url>/<asset>`,
+ * `<url>/SHA2-256SUMS` and `<url>/SHA2-256SUMS.sig` layout of yt-dlp's
+ * releases), serving builds made at test time from Debian's yt-dlp:
  * - `zipappBuild(version)`: Debian's yt_dlp package as a zipapp (the `yt-dlp`
  *   asset's format) with `version` written into yt_dlp/version.py;
  * - `scriptBuild(version, body)`: a small sh script (an outdated build that
  *   fails on marked URLs, or a broken one).
+ * The sums are signed (detached, binary, as yt-dlp does) with a key made at
+ * test time: apps under test get `release.publicKey` as YTDLP_SIGNING_KEY.
  */
 export interface ReleaseServer {
   url: string
   hits: string[]
-  /** Publishes `bytes` as `asset`; `sums` overrides the checksum line (a mismatch). */
+  /** The armored public key the sums are signed with (YTDLP_SIGNING_KEY). */
+  publicKey: string
+  /** `good`: signed with publicKey's key; `other`: signed by another key; `none`: no .sig (404); `stale`: signed before the last publish. */
+  signing: 'good' | 'other' | 'none' | 'stale'
+  /** Publishes `bytes` as `asset`; `sum` overrides the checksum line (a mismatch). */
   publish(asset: string, bytes: Uint8Array, opts?: { sum?: string }): void
+  /** Serves other bytes for `asset` than the ones the signed sums list (a substituted build). */
+  tamper(asset: string, bytes: Uint8Array): void
+  /** Answers `name` with a 302 to `location` (null: no more). */
+  redirect(name: string, location: string | null): void
   stop(): Promise<void>
 }
 
 export const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
 
+async function testKey(name: string) {
+  const { privateKey, publicKey } = await openpgp.generateKey({ type: 'ecc', userIDs: [{ name, email: 'release@tunefeed.test' }], format: 'object' })
+  return { privateKey, armored: publicKey.armor() }
+}
+
+/** The release key of the stand-in, and another one (a valid signature by the wrong signer). */
+const [releaseKey, otherKey] = await Promise.all([testKey('Tunefeed test release key'), testKey('Someone else')])
+
+export async function signDetached(data: Uint8Array, key: openpgp.PrivateKey = releaseKey.privateKey): Promise<Uint8Array> {
+  const message = await openpgp.createMessage({ binary: data })
+  return (await openpgp.sign({ message, signingKeys: key, detached: true, format: 'binary' })) as Uint8Array
+}
+
 export function startReleaseServer(): ReleaseServer {
   const files = new Map<string, Uint8Array>()
   const sums = new Map<string, string>()
+  const redirects = new Map<string, string>()
   const hits: string[] = []
+  let stale: Uint8Array | null = null
+  const sumsText = () => new TextEncoder().encode([...sums].map(([asset, sum]) => `${sum}  ${asset}\n`).join(''))
+  const self: ReleaseServer = {
+    url: '',
+    hits,
+    publicKey: releaseKey.armored,
+    signing: 'good',
+    publish(asset, bytes, opts = {}) {
+      stale = sumsText()
+      files.set(asset, bytes)
+      sums.set(asset, opts.sum ?? sha256(bytes))
+    },
+    tamper(asset, bytes) {
+      files.set(asset, bytes)
+    },
+    redirect(name, location) {
+      if (location) redirects.set(name, location)
+      else redirects.delete(name)
+    },
+    stop: () => server.stop(true),
+  }
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch(req) {
+    async fetch(req) {
       const name = new URL(req.url).pathname.replace(/^\/+/, '')
       hits.push(name)
-      if (name === 'SHA2-256SUMS') return new Response([...sums].map(([asset, sum]) => `${sum}  ${asset}\n`).join(''))
+      const to = redirects.get(name)
+      if (to) return new Response(null, { status: 302, headers: { location: to } })
+      if (name === 'SHA2-256SUMS') return new Response(sumsText())
+      if (name === 'SHA2-256SUMS.sig') {
+        if (self.signing === 'none') return new Response('not found', { status: 404 })
+        const data = self.signing === 'stale' ? (stale ?? new Uint8Array()) : sumsText()
+        const sig = await signDetached(data, self.signing === 'other' ? otherKey.privateKey : releaseKey.privateKey)
+        return new Response(new Blob([sig as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': 'application/octet-stream' } })
+      }
       const file = files.get(name)
       return file ? new Response(new Blob([file as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': 'application/octet-stream' } }) : new Response('not found', { status: 404 })
     },
   })
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    hits,
-    publish(asset, bytes, opts = {}) {
-      files.set(asset, bytes)
-      sums.set(asset, opts.sum ?? sha256(bytes))
-    },
-    stop: () => server.stop(true),
-  }
+  self.url = `http://127.0.0.1:${server.port}`
+  return self
 }
 
 const DEBIAN_YT_DLP = '/usr/lib/python3/dist-packages/yt_dlp'

@@ -57,6 +57,7 @@ export const useTestMail = () => useMutation({ mutationFn: () => request(api.adm
 // the tools part (docs/api.md, Admin status and tools): the managed yt-dlp and the cookies handed to it
 export const useUpdateYtdlp = () => useAdminMutation(() => request(api.admin.tools.ytdlp.update.$post()))
 export const useRollbackYtdlp = () => useAdminMutation(() => request(api.admin.tools.ytdlp.rollback.$post()))
+export const useRunCanary = () => useAdminMutation(() => request(api.admin.tools.canary.$post()))
 export const useSetCookies = () =>
   useAdminMutation((text: string) =>
     request(api.admin.tools.cookies.$put(undefined, { init: { body: text, headers: { 'content-type': 'text/plain' } } })),

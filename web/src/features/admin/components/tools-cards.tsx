@@ -5,7 +5,7 @@ import { Button } from '~/components/ui/button.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { errorText, type OkBody } from '~/lib/api.ts'
 import type { api } from '~/lib/api.ts'
-import { useRemoveCookies, useRollbackYtdlp, useSetCookies, useUpdateYtdlp } from '../api.ts'
+import { useRemoveCookies, useRollbackYtdlp, useRunCanary, useSetCookies, useUpdateYtdlp } from '../api.ts'
 import { Badge, Fact, FactCard, when } from './parts.tsx'
 
 type Status = OkBody<Awaited<ReturnType<typeof api.admin.status.$get>>>
@@ -15,7 +15,9 @@ const onError = (err: unknown) => notify.error('Action failed', errorText(err))
 export function ToolsCard({ tools }: { tools: Status['tools'] }) {
   const update = useUpdateYtdlp()
   const rollback = useRollbackYtdlp()
+  const canaryRun = useRunCanary()
   const y = tools.ytDlp
+  const canary = tools.canary
   return (
     <FactCard
       title="Tools"
@@ -33,6 +35,9 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
         >
           Roll back{y.previousVersion ? ` to ${y.previousVersion}` : ''}
         </Button>
+        <Button size="sm" variant="outline" loading={canaryRun.isPending} onClick={() => canaryRun.mutate(undefined, { onError, onSuccess: () => notify.success('The canary runs now') })}>
+          Run canary now
+        </Button>
       </styled.div>
       }
     >
@@ -42,6 +47,23 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
       <Fact label="Last check">
         {y.checkedAt ? `${when(y.checkedAt)} · updated ${when(y.updatedAt)}` : 'Never checked'}
         {y.lastError && <styled.span color="fg.error"> · {y.lastError}</styled.span>}
+      </Fact>
+      <Fact label="Canary">
+        {canary.ok === null ? (
+          'Not run yet'
+        ) : canary.ok ? (
+          <>
+            <Badge tone="ok">Passed</Badge> {when(canary.checkedAt)}: YouTube downloads work
+          </>
+        ) : (
+          <>
+            <Badge tone="bad">Failed</Badge> {when(canary.checkedAt)}
+            {canary.lastError && <styled.span display="block" color="fg.error">{canary.lastError}</styled.span>}
+          </>
+        )}
+        <styled.span display="block" color="fg.muted" wordBreak="break-all">
+          {canary.url}
+        </styled.span>
       </Fact>
       <Fact label="ffmpeg">
         {tools.ffmpeg.version ?? <Badge tone="bad">Missing</Badge>} {tools.ffmpeg.source && `(${tools.ffmpeg.source})`}

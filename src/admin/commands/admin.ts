@@ -1,16 +1,16 @@
 /**
  * The admin page's actions from the command line (every one of them is also a
  * command), over the same functions as the routes (src/admin/). Listed in
- * scripts/admin.ts:
+ * ./index.ts (the command line: scripts/admin.ts):
  *
  *   status · users [<search>] [--page=N] · disable-user|enable-user <email> · delete-user <email> --yes
  *   jobs · job-retry <id> · job-delete <id> · schedules · schedule-run <name> · cron-run
  *   mail · mail-test <email>
  */
-import { adminFailedJobs, deleteFailedJob, retryFailedJob, runSchedule } from '../src/admin/jobs.ts'
-import { adminMail, adminSchedules, adminStatus, queueCounts, testMail } from '../src/admin/status.ts'
-import { deleteUser, listUsers, updateUser } from '../src/admin/users.ts'
-import { CommandError, parseEmail, positional, takeFlags, UsageError, userIdOf, type Command, type CommandContext } from './admin.ts'
+import { adminFailedJobs, deleteFailedJob, retryFailedJob, runSchedule } from '../jobs.ts'
+import { adminMail, adminSchedules, adminStatus, queueCounts, testMail } from '../status.ts'
+import { deleteUser, listUsers, updateUser } from '../users.ts'
+import { CommandError, parseEmail, positional, takeFlags, UsageError, userIdOf, type Command, type CommandContext } from './command.ts'
 
 function pageOption(args: string[]) {
   const rest: string[] = []

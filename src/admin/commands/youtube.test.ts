@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Database } from '../src/db/client.ts'
-import { parseEnv } from '../src/env.ts'
-import { youtubeVideoCategories, youtubeVideos } from '../src/youtube/tables.ts'
-import { createTestDatabase } from '../tests/support/db.ts'
-import { startTestFake } from '../tests/support/youtube.ts'
-import { CommandError, UsageError, type CommandContext } from './admin.ts'
-import type { FakeYoutube } from './fake-youtube.ts'
-import { youtubeCommands } from './youtube-commands.ts'
+import type { Database } from '../../db/client.ts'
+import { parseEnv } from '../../env.ts'
+import { youtubeVideoCategories, youtubeVideos } from '../../youtube/tables.ts'
+import { createTestDatabase } from '../../../tests/support/db.ts'
+import { startTestFake } from '../../../tests/support/youtube.ts'
+import { CommandError, UsageError, type CommandContext } from './command.ts'
+import type { FakeYoutube } from '../../../scripts/fake-youtube.ts'
+import { youtubeCommands } from './youtube.ts'
 
 // The commands' logic on a test database (scripts/admin.test.ts runs the CLI as a process).
 let fake: FakeYoutube

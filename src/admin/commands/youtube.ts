@@ -1,20 +1,20 @@
 /**
  * The video area's refreshes from the command line, run inline (no queue):
  * the same handlers the scheduler and the admin endpoints queue. Listed in
- * scripts/admin.ts:
+ * ./index.ts (the command line: scripts/admin.ts):
  *
  *   bun scripts/admin.ts youtube-refresh-channels [<channel-id>] [--date-after=YYYYMMDD]
  *   bun scripts/admin.ts youtube-sync-subscriptions [<email>]
  *   bun scripts/admin.ts youtube-refresh-categories
  *   bun scripts/admin.ts youtube-quota
  */
-import type { AppContext } from '../src/context.ts'
-import { findUserByEmail } from '../src/auth/queries.ts'
-import { Hub } from '../src/ws/hub.ts'
-import { channelIdSchema, dateAfterSchema, parseDateAfter, refreshAllChannels, syncAllSubscriptions } from '../src/youtube/jobs.ts'
-import { quotaStatus } from '../src/youtube/quota.ts'
-import { refreshCategories, refreshChannel } from '../src/youtube/refresh.ts'
-import { CommandError, UsageError, parseEmail, takeFlags, type Command, type CommandContext } from './admin.ts'
+import type { AppContext } from '../../context.ts'
+import { findUserByEmail } from '../../auth/queries.ts'
+import { Hub } from '../../ws/hub.ts'
+import { channelIdSchema, dateAfterSchema, parseDateAfter, refreshAllChannels, syncAllSubscriptions } from '../../youtube/jobs.ts'
+import { quotaStatus } from '../../youtube/quota.ts'
+import { refreshCategories, refreshChannel } from '../../youtube/refresh.ts'
+import { CommandError, UsageError, parseEmail, takeFlags, type Command, type CommandContext } from './command.ts'
 
 /** What the handlers need, without a queue: work runs here and now. */
 async function youtubeCtx(ctx: CommandContext): Promise<AppContext> {

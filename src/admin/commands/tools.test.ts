@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run } from '../tests/support/server-process.ts'
-import { startReleaseServer, zipappBuild, type ReleaseServer } from '../tests/support/ytdlp-release.ts'
+import { run } from '../../../tests/support/server-process.ts'
+import { startReleaseServer, zipappBuild, type ReleaseServer } from '../../../tests/support/ytdlp-release.ts'
 
 // `scripts/admin.ts tools | tools update | tools rollback | cookies set FILE | cookies remove` as
 // real processes on a PGlite DATA_DIR, against a yt-dlp release server on 127.0.0.1.
@@ -14,7 +14,7 @@ const dataDir = join(dir, 'data')
 let release: ReleaseServer
 
 const admin = (...args: string[]) =>
-  run([process.execPath, 'scripts/admin.ts', ...args], { DATA_DIR: dataDir, YTDLP_UPDATE: 'stable', YTDLP_RELEASE_URL: release.url }, 110_000)
+  run([process.execPath, 'scripts/admin.ts', ...args], { DATA_DIR: dataDir, YTDLP_UPDATE: 'stable', YTDLP_RELEASE_URL: release.url, YTDLP_SIGNING_KEY: release.publicKey }, 110_000)
 
 beforeAll(async () => {
   release = startReleaseServer()
@@ -42,6 +42,15 @@ describe('scripts/admin.ts tools and cookies', () => {
     expect(rolled.code).toBe(0)
     expect(rolled.stdout).toStartWith('Rolled back to 2023.03.04.\nyt-dlp   2023.03.04 ')
     expect((await admin('tools', 'sideways')).code).toBe(2)
+  })
+
+  test('tools canary: runs it now; a failure exits 1 with the reason in words; tools shows the result', async () => {
+    // the test servers' canary URL has nothing behind it (tests/support/server-process.ts)
+    const canary = await admin('tools', 'canary')
+    expect(canary.code).toBe(1)
+    expect(canary.stdout).toMatch(/^The canary failed: Failed \(\w[\w ]*\) on yt-dlp 2023\.03\.04: .* yt-dlp said: ERROR: /)
+    expect(canary.stderr).toEndWith('tools: YouTube downloads do not work (see above).\n')
+    expect((await admin('tools')).stdout).toMatch(/^canary {3}failed \S+: Failed .*\(http:\/\/127\.0\.0\.1:9\/canary\)$/m)
   })
 
   test('cookies set FILE / cookies remove; a file that is not cookies is refused', async () => {

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
+import { startMediaServer, type MediaServer } from '../../tests/support/media.ts'
+import { scriptBuild, startReleaseServer, type ReleaseServer } from '../../tests/support/ytdlp-release.ts'
+import { until } from '../../tests/support/wait.ts'
+import { setAdmin } from '../auth/queries.ts'
+import { toolErrorCases } from '../../tests/support/fake-ytdlp.ts'
+import { hasMediaFormat } from './canary.ts'
+
+// The canary against local stand-ins: its URL is a page of the local media server, the yt-dlp
+// builds are sh scripts served by the signed release stand-in (each runs Debian's yt-dlp, and
+// fails the canary's URL the way a build would), the admins' webhook is a receiver on 127.0.0.1.
+// Deadlines are far above a quiet machine's times (busy 2-core CI).
+setDefaultTimeout(240_000)
+const DEADLINE_MS = 180_000
+
+let release: ReleaseServer
+let media: MediaServer
+let t: TestApp
+let admin: Client
+let receiver: ReturnType<typeof Bun.serve>
+const hooks: { event: string; title: string; text: string }[] = []
+let flag: string
+
+interface Canary {
+  url: string
+  ok: boolean | null
+  checkedAt: string | null
+  lastError: string | null
+}
+interface Tools {
+  ytDlp: { version: string | null; lastError: string | null; previousVersion: string | null; checkedAt: string | null }
+  canary: Canary
+}
+
+async function tools(client = admin): Promise<Tools> {
+  const res = await client.get('/api/admin/status')
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { tools: Tools }).tools
+}
+
+const botText = toolErrorCases().find((c) => c.id === 'bot-check')!.text
+
+/** A build that runs Debian's yt-dlp, except on the canary's URL while `failWhen` (sh test) holds. */
+const build = (version: string, failWhen: string) =>
+  scriptBuild(version, `case "$*" in *canary=1*) if ${failWhen}; then printf '%s\\n' ${JSON.stringify(botText)} >&2; exit 1; fi;; esac\nexec /usr/bin/yt-dlp "$@"`)
+
+/** Admin's update check, then the canary the update starts: resolves once both are done. */
+async function updateThenCanary(done: (t: Tools) => boolean): Promise<Tools> {
+  await until('no running check', () => !t.ctx.tools.managed.busy, DEADLINE_MS)
+  const res = await admin.post('/api/admin/tools/ytdlp/update')
+
+  if (res.status !== 202) throw new Error(`update answered ${res.status}`)
+  return until('the update and its canary', async () => {
+    const now = await tools()
+    return !t.ctx.tools.managed.busy && done(now) ? now : null
+  }, DEADLINE_MS, 200)
+}
+
+beforeAll(async () => {
+  release = startReleaseServer()
+  media = await startMediaServer()
+  receiver = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(req) {
+      hooks.push((await req.json()) as (typeof hooks)[number])
+      return new Response(null, { status: 204 })
+    },
+  })
+  t = await createTestApp({
+    env: {
+      YTDLP_UPDATE: 'stable',
+      YTDLP_RELEASE_URL: release.url,
+      YTDLP_SIGNING_KEY: release.publicKey,
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      YTDLP_CANARY_URL: `${media.url}/page.html?canary=1`,
+    },
+  })
+  flag = join(t.ctx.env.DATA_DIR, 'youtube-says-bot')
+  let email: string
+  ;({ client: admin, email } = await signUp(t))
+  await setAdmin(t.ctx.db, email, true)
+  expect((await admin.put('/api/notifications', { webhookUrl: `http://127.0.0.1:${receiver.port}/hook` })).status).toBe(200)
+  // the start-up check found nothing to install
+  await until('the start-up check', () => !t.ctx.tools.managed.busy && t.ctx.tools.managed.snapshot().checkedAt, DEADLINE_MS)
+}, DEADLINE_MS)
+afterAll(async () => {
+  await t?.close()
+  receiver?.stop(true)
+  await Promise.all([release?.stop(), media?.stop()])
+})
+
+describe('the canary', () => {
+  test('POST /api/admin/tools/canary → 202 runs it now; the result is in the status (admin only)', async () => {
+    expect((await tools()).canary).toEqual({ url: `${media.url}/page.html?canary=1`, ok: null, checkedAt: null, lastError: null })
+    const { client } = await signUp(t)
+    expect((await client.post('/api/admin/tools/canary')).status).toBe(403)
+    const res = await admin.post('/api/admin/tools/canary')
+    expect(res.status).toBe(202)
+    const canary = await until('the canary', async () => {
+      const c = (await tools()).canary
+      return c.checkedAt ? c : null
+    }, DEADLINE_MS)
+    expect(canary).toMatchObject({ ok: true, lastError: null })
+    expect(Date.parse(canary.checkedAt!)).toBeGreaterThan(Date.now() - DEADLINE_MS)
+  })
+
+  test('an update that passes the canary stays', async () => {
+    release.publish('yt-dlp', build('2025.10.01', `[ -e ${flag} ]`))
+    const before = (await tools()).canary.checkedAt
+    const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.01' && s.canary.checkedAt !== before)
+    expect(now.canary).toMatchObject({ ok: true, lastError: null })
+    expect(now.ytDlp).toMatchObject({ version: '2025.10.01', lastError: null })
+  })
+
+  test('a new build that fails the canary where the previous passes: switched back, lastError says why', async () => {
+    release.publish('yt-dlp', build('2025.10.02', 'true'))
+    const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.01' && !!s.ytDlp.lastError)
+    expect(now.ytDlp.lastError).toMatch(/^yt-dlp 2025\.10\.02 failed the canary \(bot check: ERROR: .*not a bot.*\) but 2025\.10\.01 passed it: switched back to 2025\.10\.01\. /)
+    expect(now.ytDlp.previousVersion).toBe('2025.10.02')
+    expect(now.canary).toMatchObject({ ok: true, lastError: null })
+    // the build rolled back from is not installed again
+    await until('no running check', () => !t.ctx.tools.managed.busy, DEADLINE_MS)
+    expect(await t.ctx.tools.managed.update('admin')).toBe('current')
+    expect(hooks).toEqual([])
+  })
+
+  test('failing on the new build and on the one before: admins are told why; the new build stays', async () => {
+    writeFileSync(flag, '')
+    try {
+      release.publish('yt-dlp', build('2025.10.03', `[ -e ${flag} ]`))
+      const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.03' && s.canary.ok === false)
+      expect(now.canary.lastError).toMatch(/^Failed \(bot check\) on yt-dlp 2025\.10\.03: YouTube asked to confirm this is not a bot: .* yt-dlp said: ERROR: .*not a bot/)
+      expect(now.ytDlp.previousVersion).toBe('2025.10.01')
+      const hook = await until('the admins\' notification', () => hooks.find((h) => h.event === 'tools.canary'), DEADLINE_MS)
+      expect(hook.title).toBe('YouTube downloads fail: bot check')
+      expect(hook.text).toContain('failed on yt-dlp 2025.10.03 after an update, and on the build before it too.')
+      expect(hook.text).toContain('YouTube asked to confirm this is not a bot')
+    } finally {
+      rmSync(flag, { force: true })
+    }
+  })
+})
+
+describe('hasMediaFormat', () => {
+  test('audio or video formats pass; storyboard images alone do not', () => {
+    const storyboard = { format_id: 'sb0', ext: 'mhtml', protocol: 'mhtml', url: 'https://i.ytimg.com/sb/x', vcodec: 'none', acodec: 'none' }
+    expect(hasMediaFormat({ formats: [storyboard] })).toBe(false)
+    expect(hasMediaFormat({ formats: [] })).toBe(false)
+    expect(hasMediaFormat({ formats: [storyboard, { format_id: '251', ext: 'webm', url: 'https://x/a', vcodec: 'none', acodec: 'opus' }] })).toBe(true)
+    // a single-file page (generic extractor) has its URL at the top
+    expect(hasMediaFormat({ url: 'http://127.0.0.1/a.mp3', ext: 'mp3' })).toBe(true)
+  })
+})
