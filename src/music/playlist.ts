@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import type { AppContext, SessionUser } from '../context.ts'
 import { fail } from '../lib/errors.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
-import { insertAndEnqueue, refuseUnsafeUrl } from './new-job.ts'
+import { insertAndEnqueue, refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir } from './files.ts'
 import { assertRoomForJob } from './limits.ts'
 import type { LookupService } from './lookup.ts'
@@ -22,10 +22,13 @@ export async function createPlaylistJobs(
   lookups: LookupService,
   signal: AbortSignal,
 ): Promise<string[]> {
-  const found = await lookups.lookup(user.id, input.video_url!, signal)
+  const found = await lookups.lookup(user, input.video_url!, signal)
   if (!found.playlist || found.playlist.entries.length === 0) fail(422, 'playlist: The link is not a playlist.')
   const { entries } = found.playlist
-  for (const entry of entries) await refuseUnsafeUrl('video_url', entry.url, ctx)
+  for (const entry of entries) {
+    refusePrivateList('video_url', entry.url, user)
+    await refuseUnsafeUrl('video_url', entry.url, ctx)
+  }
 
   let artwork: ReturnType<typeof decodeArtworkDataUri> | null = null
   if (input.artwork_url?.startsWith('data:')) {
