@@ -4,7 +4,7 @@ import { fail } from '../lib/errors.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
 import { insertAndEnqueue, refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir } from './files.ts'
-import { assertRoomForJob } from './limits.ts'
+import { assertRoomForJobs } from './limits.ts'
 import type { LookupService } from './lookup.ts'
 import type { PlaylistJobFields } from './schema.ts'
 import { parseUploadTitle } from './title-parse.ts'
@@ -39,11 +39,12 @@ export async function createPlaylistJobs(
     }
   } else if (input.artwork_url) await refuseUnsafeUrl('artwork_url', input.artwork_url, ctx)
 
+  // every entry is a job: all of them must fit the per-user limit, or none is created
+  await assertRoomForJobs(ctx, user.id, entries.length)
+
   const album = input.album ?? found.playlist.title ?? found.album ?? 'Playlist'
   const ids: string[] = []
   for (const [i, entry] of entries.entries()) {
-    // every entry is a job: the per-user limits count each (the ones made so far stay)
-    if (i > 0) await assertRoomForJob(ctx, user.id)
     const id = crypto.randomUUID()
     const dir = jobDir(ctx.env.DATA_DIR, user.id, id)
     await mkdir(dir, { recursive: true })
