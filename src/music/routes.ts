@@ -115,7 +115,7 @@ export function musicRoutes(ctx: AppContext) {
     })
     .get('/musicbrainz', valid('query', musicbrainzQuery), async (c) => {
       const { artist, title } = c.req.valid('query')
-      return c.json({ candidates: await musicbrainz.search(artist, title, c.req.raw.signal) }, 200)
+      return c.json({ candidates: await musicbrainz.search(currentUser(c).id, artist, title, c.req.raw.signal) }, 200)
     })
     .get('/artwork', valid('query', artworkUrlQuery), async (c) => {
       const { artwork_url } = c.req.valid('query')
