@@ -44,6 +44,10 @@ describe('which inputs open the cookies account’s private lists', () => {
     ':ytrec',
     ':ytnotifications',
     ' :ytsomethingnew',
+    // front-ends yt-dlp reads as YouTube (with YouTube's cookies)
+    'https://yewtu.be/playlist?list=WL',
+    'https://invidious.example/feed/history',
+    'https://example.com/playlist?list=WL',
   ])('%s is refused', (input) => {
     expect(opensPrivateList(input)).toBe(true)
   })
@@ -55,8 +59,8 @@ describe('which inputs open the cookies account’s private lists', () => {
     'https://youtu.be/dQw4w9WgXcQ',
     'https://music.youtube.com/watch?v=dQw4w9WgXcQ',
     'https://www.youtube.com/@SomeChannel/videos',
-    'https://example.com/feed/history',
-    'https://example.com/playlist?list=WL',
+    'https://example.com/feed/podcast.xml',
+    'https://example.com/history',
     'https://soundcloud.com/artist/track',
   ])('%s is allowed', (input) => {
     expect(opensPrivateList(input)).toBe(false)

@@ -18,6 +18,13 @@ const PRIVATE_PATHS = /^\/(feed|library|history|account[\w-]*|paid_memberships|n
 
 const YOUTUBE_HOST = /(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com|youtubekids\.com)$/
 
+/**
+ * yt-dlp also reads Invidious and other front-ends' links as YouTube's (with
+ * YouTube's cookies), on hosts no list can name: on any host, a private list
+ * id and YouTube's own feed paths are refused too.
+ */
+const FEED_PATHS = /^\/feed\/(history|subscriptions|library|liked|watch_later|notifications|channels|you|playlists|downloads|purchases|storefront|recommended)(\/|$)/i
+
 export const PRIVATE_LIST_REFUSAL =
   "This link opens a private list of the account whose cookies the server uses (Watch later, liked videos, history, subscriptions or a feed); only an administrator may use it. Use a public or unlisted playlist's link instead."
 
@@ -34,7 +41,6 @@ export function opensPrivateList(input: string): boolean {
   const url = URL.parse(text)
   if (!url) return false
   const host = url.hostname.toLowerCase().replace(/\.+$/, '')
-  if (!YOUTUBE_HOST.test(host)) return false
   for (const [key, value] of url.searchParams) if (key.toLowerCase() === 'list' && isPrivateListId(value)) return true
   let path = url.pathname
   try {
@@ -43,6 +49,8 @@ export function opensPrivateList(input: string): boolean {
     // kept as given
   }
   path = path.replace(/\/{2,}/g, '/')
+  if (FEED_PATHS.test(path)) return true
+  if (!YOUTUBE_HOST.test(host)) return false
   if (PRIVATE_PATHS.test(path)) return true
   // the home page is the account's recommendations (yt-dlp's :ytrec); a watch link on it has `v`
   return (path === '/' || path === '') && !url.searchParams.has('v') && host !== 'youtu.be'
