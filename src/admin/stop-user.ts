@@ -12,7 +12,8 @@ export const STOPPED_BY_DISABLE = 'stopped: the account was disabled'
  * A user was just disabled (PATCH /api/admin/users/{id}): their open listen
  * sockets close at once (4001 `Session ended`; on other processes at the next
  * ping, which finds the sessions gone), and their music jobs waiting or running
- * are marked failed, then taken out of the queue or aborted. The row is failed
+ * are marked failed, then taken out of the queue or aborted (as is their own
+ * subscription sync). The row is failed
  * first, so a run that is not stopped here (another process) cannot complete it,
  * and a waiting one is skipped by whichever process picks it up.
  */
@@ -30,5 +31,7 @@ export async function stopDisabledUser(ctx: AppContext, userId: string): Promise
       log.warn('job of a disabled user not cancelled', { id: job.id, ...errorFields(err) })
     }
   }
+  // their own subscription sync (src/youtube/routes.ts queues it under this id)
+  await ctx.jobs.cancel(`youtube.syncSubscriptions.${userId}`).catch((err) => log.warn('sync of a disabled user not cancelled', { userId, ...errorFields(err) }))
   if (jobs.length) log.info('jobs of a disabled user stopped', { userId, jobs: jobs.length })
 }
