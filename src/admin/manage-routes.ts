@@ -7,6 +7,7 @@ import { valid } from '../lib/validate.ts'
 import { adminFailedJobs, deleteFailedJob, retryFailedJob, runSchedule } from './jobs.ts'
 import { userListQuery, userPatch } from './schema.ts'
 import { adminMail, adminSchedules, adminStatus, queueCounts, testMail } from './status.ts'
+import { stopDisabledUser } from './stop-user.ts'
 import { deleteUser, getAdminUser, listUsers, updateUser } from './users.ts'
 
 const uuid = z.uuid()
@@ -34,7 +35,11 @@ export function manageRoutes(ctx: AppContext) {
       return c.json(user, 200)
     })
     .patch('/users/:id', valid('json', userPatch), async (c) => {
-      return c.json(await updateUser(db, pathId(c.req.param('id'), 'User'), c.req.valid('json')), 200)
+      const change = c.req.valid('json')
+      const user = await updateUser(db, pathId(c.req.param('id'), 'User'), change)
+      // sockets closed and jobs stopped at once, not at the next ping or the job's end
+      if (change.disabled) await stopDisabledUser(ctx, user.id)
+      return c.json(user, 200)
     })
     .delete('/users/:id', async (c) => {
       await deleteUser(ctx, pathId(c.req.param('id'), 'User'))

@@ -1,10 +1,11 @@
+import { printable } from '../lib/fields.ts'
 import { z } from 'zod'
 
 /** Query of GET /api/admin/users: a page, and `q` (part of the e-mail) to search. */
 export const userListQuery = z.object({
   page: z.coerce.number({ error: 'Must be a number' }).int().min(1).max(1_000_000).default(1),
   per_page: z.coerce.number({ error: 'Must be a number' }).int().min(1).max(100).default(20),
-  q: z.string().trim().max(200).optional(),
+  q: printable(z.string()).trim().max(200).optional(),
 })
 
 /** Body of PATCH /api/admin/users/{id}. */

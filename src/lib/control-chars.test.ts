@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../app.ts'
+import { setAdmin } from '../auth/queries.ts'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { musicForm, postForm } from '../../tests/support/music.ts'
@@ -41,6 +42,18 @@ describe('query and body text', () => {
   test('channel_id in a query', async () => {
     await expectError(alice.request('/api/youtube/subscriptions/user?channel_id=%00', { method: 'PUT' }), 422, /^channel_id: /)
     await expectError(alice.get('/api/youtube/videos/list?channel_id=UC%00'), 422, /^channel_id: /)
+  })
+
+  test('search text in a query: q of the video list, the admin user list, the MusicBrainz search', async () => {
+    await expectError(alice.get('/api/youtube/videos/list?q=%00'), 422, /^q: Must not contain control characters/)
+    await expectError(alice.get('/api/youtube/videos/list?q=a%1Fb'), 422, /^q: Must not contain control characters/)
+    await expectError(alice.get('/api/youtube/videos/list?video_categories=%00'), 422, /^video_categories: /)
+    expect((await alice.get('/api/youtube/videos/list?q=Caf%C3%A9')).status).toBe(200)
+    await expectError(alice.get('/api/music/musicbrainz?title=%00'), 422, /^title: Must not contain control characters/)
+    await expectError(alice.get('/api/music/musicbrainz?title=x&artist=a%7F'), 422, /^artist: Must not contain control characters/)
+    const { client: admin, email } = await signUp(t)
+    await setAdmin(t.ctx.db, email, true)
+    await expectError(admin.get('/api/admin/users?q=%00'), 422, /^q: Must not contain control characters/)
   })
 
   test('channel_id in a JSON body', async () => {

@@ -8,7 +8,7 @@ import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
 import { inside, jobDir, sniffAudio, type AudioKind } from './files.ts'
 import type { LookupService } from './lookup.ts'
 import { createPlaylistJobs } from './playlist.ts'
-import { insertAndEnqueue, refuseUnsafeUrl } from './new-job.ts'
+import { insertAndEnqueue, refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { MAX_ARTWORK_BYTES, musicJobFields, playlistJobFields } from './schema.ts'
 import { assertRoomForJob, size } from './limits.ts'
 
@@ -109,6 +109,7 @@ export async function createMusicJob(
       await rm(dir, { recursive: true, force: true })
       const parsedList = playlistJobFields.safeParse(fields)
       if (!parsedList.success) fail(422, describeIssues(parsedList.error))
+      refusePrivateList('video_url', parsedList.data.video_url!, user)
       await refuseUnsafeUrl('video_url', parsedList.data.video_url!, ctx)
       const ids = await createPlaylistJobs(ctx, user, parsedList.data, lookups, req.signal)
       return { id: ids[0]!, ids }
@@ -118,7 +119,10 @@ export async function createMusicJob(
     const input = parsed.data
     if (file && !file.kind) fail(422, 'File is incorrect format.')
 
-    if (input.video_url) await refuseUnsafeUrl('video_url', input.video_url, ctx)
+    if (input.video_url) {
+      refusePrivateList('video_url', input.video_url, user)
+      await refuseUnsafeUrl('video_url', input.video_url, ctx)
+    }
     let artworkUrl: string | null = null
     let artworkFile: string | null = null
     if (input.artwork_url?.startsWith('data:')) {

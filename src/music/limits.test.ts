@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import NodeID3 from 'node-id3'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
-import { testMedia, type TestMedia } from '../../tests/support/media.ts'
+import { startMediaServer, testMedia, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
 import { musicForm, postForm, userIdOf } from '../../tests/support/music.ts'
 import { jobDir } from './files.ts'
 import { insertMusicJob } from './queries.ts'
@@ -111,5 +111,40 @@ describe('POST /tags bounds', () => {
     for (const res of await Promise.all([a1, a2, b1])) expect(res.status).toBe(200)
     // released: reads work again
     expect((await postForm(carol, '/api/music/tags', musicForm({}, { path: files.mp3 }))).status).toBe(200)
+  })
+})
+
+describe('a playlist beyond the job limit (issue 25): refused before any job is made', () => {
+  let pt: TestApp
+  let media: MediaServer
+  beforeAll(async () => {
+    media = await startMediaServer()
+    pt = await createTestApp({ env: { MAX_JOBS_PER_USER: '3', FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+  }, 60_000)
+  afterAll(async () => {
+    await pt?.close()
+    await media?.stop()
+  })
+
+  test('3 entries with room for 2: 429 saying so, and no job at all; with room for 3, every id comes back', async () => {
+    const { client } = await signUp(pt)
+    const userId = await userIdOf(pt, client)
+    const waiting = crypto.randomUUID()
+    await insertMusicJob(pt.ctx.db, { id: waiting, userId, videoUrl: 'https://example.com/v', title: 'Q', artist: 'A', album: 'B' })
+    const playlist = () => postForm(client, '/api/music/jobs/create', musicForm({ video_url: `${media.url}/playlist.rss`, playlist: 'true' }))
+    const detail = await expectError(playlist(), 429)
+    expect(detail).toBe(
+      'This playlist would make 3 jobs, but you have room for 2 more (1 waiting or running, at most 3): no job was created. Wait for some to finish, or use a shorter playlist.',
+    )
+    const jobs = async () => ((await (await client.get('/api/music/jobs/list?page=1&per_page=50')).json()) as { jobs: { id: string }[] }).jobs
+    expect((await jobs()).map((j) => j.id)).toEqual([waiting])
+
+    await pt.ctx.db.execute(`update music_jobs set failed = now() where id = '${waiting}'`)
+    const res = await playlist()
+    expect(res.status).toBe(201)
+    const { id, ids } = (await res.json()) as { id: string; ids: string[] }
+    expect(ids).toHaveLength(3)
+    expect(id).toBe(ids[0]!)
+    expect((await jobs()).map((j) => j.id).sort()).toEqual([waiting, ...ids].sort())
   })
 })

@@ -20,6 +20,22 @@ export async function assertRoomForJob(ctx: AppContext, userId: string): Promise
   return env.MAX_STORED_BYTES_PER_USER - used
 }
 
+/**
+ * Room for `count` more jobs at once (a playlist: one job per entry), checked
+ * before any is created, so a refused playlist leaves nothing behind (decision 162).
+ */
+export async function assertRoomForJobs(ctx: AppContext, userId: string, count: number): Promise<void> {
+  const max = ctx.env.MAX_JOBS_PER_USER
+  const running = await countUnfinishedMusicJobs(ctx.db, userId)
+  if (running + count > max) {
+    const room = Math.max(0, max - running)
+    fail(
+      429,
+      `This playlist would make ${count} jobs, but you have room for ${room} more (${running} waiting or running, at most ${max}): no job was created. Wait for some to finish, or use a shorter playlist.`,
+    )
+  }
+}
+
 /** Bytes under DATA_DIR/music/<userId> (every job's upload, artwork and output). */
 export async function storedBytes(dataDir: string, userId: string): Promise<number> {
   const walk = async (dir: string): Promise<number> => {

@@ -2,7 +2,8 @@ import { fail } from '../lib/errors.ts'
 import { chaptersOf } from './chapters.ts'
 import type { Lookup } from './schema.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
-import type { AppContext } from '../context.ts'
+import type { AppContext, SessionUser } from '../context.ts'
+import { isPrivateListInfo, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
 import { runLookup } from '../tools/lookup.ts'
 import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo } from '../tools/ytdlp.ts'
 
@@ -88,19 +89,25 @@ export class LookupService {
 
   constructor(private ctx: AppContext) {}
 
-  async lookup(userId: string, url: string, clientGone: AbortSignal): Promise<Lookup> {
-    const hit = this.cache.get(url)
+  async lookup(user: Pick<SessionUser, 'id' | 'admin'>, url: string, clientGone: AbortSignal): Promise<Lookup> {
+    // an admin's look-up of the cookies' own lists is never kept for the others
+    const key = `${user.admin ? 'admin' : 'user'}\n${url}`
+    const hit = this.cache.get(key)
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.value
     let value: Lookup
+    let refused = false
     try {
-      const info = await runLookup(this.ctx, userId, clientGone, (cfg, signal) => videoInfo(cfg, url, signal, { playlist: true }), { url })
+      const info = await runLookup(this.ctx, user.id, clientGone, (cfg, signal) => videoInfo(cfg, url, signal, { playlist: true }), { url })
+      // a link that led (redirect) to a private list of the cookies' account: shown to an admin only
+      refused = !user.admin && isPrivateListInfo(info)
       value = lookupFromInfo(info)
     } catch {
       // unsupported page, refused hop, timeout, client gone: the same answer for all
       fail(400, 'Unable to get video info.')
     }
+    if (refused) fail(403, `video_url: ${PRIVATE_LIST_REFUSAL}`)
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)
-    this.cache.set(url, { at: Date.now(), value })
+    this.cache.set(key, { at: Date.now(), value })
     return value
   }
 }

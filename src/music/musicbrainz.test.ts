@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { Client, startTestAppBeside, type TestApp } from '../../tests/support/app.ts'
+import { Client, signUp, startTestAppBeside, type TestApp } from '../../tests/support/app.ts'
+import { until } from '../../tests/support/wait.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { startMusicServices, type MusicServices } from '../../tests/support/music-services.ts'
 import type { Candidate } from './schema.ts'
 
 // GET /musicbrainz against the MusicBrainz and Cover Art Archive stand-ins,
 // which refuse a missing User-Agent and more than one request a second.
-setDefaultTimeout(30_000)
+setDefaultTimeout(60_000)
 
 let t: TestApp
 let services: MusicServices
@@ -60,6 +61,8 @@ describe('GET /api/music/musicbrainz', () => {
   })
 
   test('searches at once are queued one a second: the service never refuses one for the rate', async () => {
+    // each request leaves a second after the previous one was answered, so however late a request
+    // reaches the service on a loaded machine, the next one cannot come within a second of it
     const before = services.mbRequests.length
     const answers = await Promise.all([search('A', 'One'), search('B', 'Two'), search('C', 'Three')])
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200])
@@ -67,6 +70,38 @@ describe('GET /api/music/musicbrainz', () => {
     expect(sent.map((r) => r.status)).toEqual([200, 200, 200])
     for (let i = 1; i < sent.length; i++) expect(sent[i]!.at - sent[i - 1]!.at).toBeGreaterThanOrEqual(950)
     for (const r of answers) expect(((await r.json()) as { candidates: unknown[] }).candidates).toEqual([])
+  })
+
+  test('each user gets a fair share: one user’s burst does not hold back another’s search (issue 25)', async () => {
+    const { client: bob } = await signUp(t)
+    const before = services.mbRequests.length
+    const burst = ['Burst 1', 'Burst 2', 'Burst 3', 'Burst 4'].map((title) => search('Alice', title))
+    // bob asks once alice's first search reached the service
+    await until('alice’s first search at the service', () => services.mbRequests.length > before, 30_000, 20)
+    const bobs = bob.get(`/api/music/musicbrainz?artist=Bob&title=${encodeURIComponent('Bob once')}`)
+    const statuses = await Promise.all([...burst, bobs].map(async (r) => (await r).status))
+    expect(statuses).toEqual([200, 200, 200, 200, 200])
+    const order = services.mbRequests.slice(before).map((r) => /recording:"([^"]+)"/.exec(r.query ?? '')?.[1])
+    // bob's search went second, not after alice's whole burst
+    expect(order).toEqual(['Burst 1', 'Bob once', 'Burst 2', 'Burst 3', 'Burst 4'])
+    expect(services.mbRequests.slice(before).map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
+  })
+
+  test('at most 5 searches of one user wait at once: a 6th is 429 at once; others are not refused', async () => {
+    const { client: carol } = await signUp(t)
+    const { client: dave } = await signUp(t)
+    const ask = (client: Client, title: string) => client.get(`/api/music/musicbrainz?artist=Someone&title=${encodeURIComponent(title)}`)
+    // dave's search goes first: carol's six arrive while the queue waits its second after it
+    const first = ask(dave, 'Dave first')
+    await until('dave’s search at the service', () => services.mbRequests.some((r) => r.query?.includes('Dave first')), 30_000, 5)
+    const six = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => ask(carol, `Wait ${i}`)))
+    const refused = six.filter((r) => r.status === 429)
+    expect(refused).toHaveLength(1)
+    expect(refused[0]!.headers.get('retry-after')).toBe('5')
+    expect(((await refused[0]!.json()) as { detail: string }).detail).toBe('You have 5 MusicBrainz searches waiting: wait for them to finish, then try again.')
+    expect(six.filter((r) => r.status === 200)).toHaveLength(5)
+    expect((await first).status).toBe(200)
+    expect((await ask(dave, 'Dave meanwhile')).status).toBe(200)
   })
 
   test('the same search again is answered from the cache', async () => {

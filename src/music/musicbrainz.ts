@@ -10,41 +10,131 @@ import type { Candidate } from './schema.ts'
  * GET /musicbrainz. MusicBrainz asks for at most one request per second per
  * application and a User-Agent naming the application and a contact
  * (https://musicbrainz.org/doc/MusicBrainz_API/Rate_Limiting): every call
- * goes through one process-wide queue that starts a request at most once a
- * second; callers wait their turn (their request stays open), they do not
- * sleep. Answers are cached briefly per (artist, title).
+ * goes through one process-wide queue (FairRateQueue) that sends one request
+ * at a time, a second after the previous one was answered, and serves the
+ * waiting users in turn (decision 163); callers wait their turn (their
+ * request stays open), they do not sleep. Answers are cached briefly per
+ * (artist, title).
  */
 const MAX_CANDIDATES = 5
 const TIMEOUT_MS = 15_000
-const MAX_WAITING = 20
+/** Searches waiting or running at once: per user, and in all. */
+export const MAX_WAITING_PER_USER = 5
+const MAX_WAITING = 50
 const CACHE_MS = 10 * 60_000
 
-/** Starts one task at most every `intervalMs`, in order. */
-export class RateQueue {
-  private last = Number.NEGATIVE_INFINITY
-  private tail: Promise<unknown> = Promise.resolve()
-  waiting = 0
+/** Thrown by FairRateQueue.run when the user's or the whole queue is full. */
+export class QueueFull extends Error {
+  constructor(readonly scope: 'user' | 'all') {
+    super(`queue full (${scope})`)
+  }
+}
 
-  constructor(private intervalMs: number) {}
+interface Waiter {
+  /** Runs the task, settling the caller's promise; resolves once the task settled. */
+  run(): Promise<void>
+  /** Order of arrival (ties between users served as long ago). */
+  seq: number
+}
 
-  run<T>(task: () => Promise<T>): Promise<T> {
-    this.waiting++
-    const start = this.tail.then(async () => {
-      const wait = this.last + this.intervalMs - performance.now()
-      if (wait > 0) await Bun.sleep(wait)
-      this.last = performance.now()
+/**
+ * Runs one task at a time, each starting at least `intervalMs` after the
+ * previous one ended (so the service sees requests at least that far apart,
+ * however late the previous one reached it). The next task is the waiting
+ * one of the user served least recently: one user's burst waits behind
+ * everyone else's searches, never in front of them.
+ */
+export class FairRateQueue {
+  private waiting = new Map<string, Waiter[]>()
+  /** When each user was last served (performance.now()); forgotten a minute later. */
+  private served = new Map<string, number>()
+  private running: string | null = null
+  private busy = false
+  private lastEnd = Number.NEGATIVE_INFINITY
+  private seq = 0
+
+  constructor(
+    private intervalMs: number,
+    private perUser = MAX_WAITING_PER_USER,
+    private overall = MAX_WAITING,
+  ) {}
+
+  /** Tasks waiting or running, of one user or in all. */
+  size(userId?: string): number {
+    if (userId !== undefined) return (this.waiting.get(userId)?.length ?? 0) + (this.running === userId ? 1 : 0)
+    let n = this.running !== null ? 1 : 0
+    for (const list of this.waiting.values()) n += list.length
+    return n
+  }
+
+  /** Runs `task` in the user's turn; rejects at once with QueueFull, or with the signal's reason when it aborts while waiting. */
+  run<T>(userId: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.size(userId) >= this.perUser) return Promise.reject(new QueueFull('user'))
+    if (this.size() >= this.overall) return Promise.reject(new QueueFull('all'))
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        const list = this.waiting.get(userId)
+        const at = list?.indexOf(waiter) ?? -1
+        if (at < 0) return
+        list!.splice(at, 1)
+        if (list!.length === 0) this.waiting.delete(userId)
+        reject(signal!.reason)
+      }
+      const waiter: Waiter = {
+        seq: this.seq++,
+        run: () => {
+          signal?.removeEventListener('abort', onAbort)
+          return task().then(resolve, reject)
+        },
+      }
+      const list = this.waiting.get(userId) ?? []
+      list.push(waiter)
+      this.waiting.set(userId, list)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      void this.pump()
     })
-    this.tail = start
-    return start.then(
-      () => {
-        this.waiting--
-        return task()
-      },
-      () => {
-        this.waiting--
-        return task()
-      },
-    )
+  }
+
+  /** The user to serve next: the least recently served, then the one waiting longest. */
+  private next(): string | null {
+    let best: string | null = null
+    let bestServed = Number.POSITIVE_INFINITY
+    let bestSeq = Number.POSITIVE_INFINITY
+    for (const [user, list] of this.waiting) {
+      const served = this.served.get(user) ?? Number.NEGATIVE_INFINITY
+      const seq = list[0]!.seq
+      if (served < bestServed || (served === bestServed && seq < bestSeq)) [best, bestServed, bestSeq] = [user, served, seq]
+    }
+    return best
+  }
+
+  private async pump() {
+    if (this.busy) return
+    this.busy = true
+    try {
+      for (;;) {
+        const wait = this.lastEnd + this.intervalMs - performance.now()
+        if (wait > 0) await Bun.sleep(wait)
+        const user = this.next()
+        if (user === null) return
+        const list = this.waiting.get(user)!
+        const waiter = list.shift()!
+        if (list.length === 0) this.waiting.delete(user)
+        const now = performance.now()
+        for (const [u, at] of this.served) if (now - at > 60_000) this.served.delete(u)
+        this.served.set(user, now)
+        this.running = user
+        try {
+          await waiter.run()
+        } finally {
+          this.running = null
+          this.lastEnd = performance.now()
+        }
+      }
+    } finally {
+      this.busy = false
+    }
   }
 }
 
@@ -107,7 +197,7 @@ export function frontCoverFrom(body: Json): string | null {
 }
 
 export class MusicBrainz {
-  private queue = new RateQueue(1000)
+  private queue = new FairRateQueue(1000)
   private cache = new Map<string, { at: number; value: Candidate[] }>()
   private userAgent: string
 
@@ -120,22 +210,28 @@ export class MusicBrainz {
   }
 
   /** Up to 5 recordings for artist and title, best first; 400 `Unable to reach MusicBrainz.` on any failure. */
-  async search(artist: string, title: string, signal: AbortSignal): Promise<Candidate[]> {
+  async search(userId: string, artist: string, title: string, signal: AbortSignal): Promise<Candidate[]> {
     const key = `${artist.toLowerCase()}\n${title.toLowerCase()}`
     const hit = this.cache.get(key)
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.value
-    if (this.queue.waiting >= MAX_WAITING) fail(429, 'Too many lookups at once.', { 'retry-after': '5' })
     let candidates: Candidate[]
     try {
       const query = [title && `recording:${phrase(title)}`, artist && `artist:${phrase(artist)}`].filter(Boolean).join(' AND ')
       const url = new URL('ws/2/recording', withSlash(this.env.MUSICBRAINZ_URL))
       url.search = new URLSearchParams({ query, fmt: 'json', limit: String(MAX_CANDIDATES) }).toString()
-      const body = await this.queue.run(() => {
-        signal.throwIfAborted()
-        return this.getJson(url, signal)
-      })
+      const body = await this.queue.run(
+        userId,
+        () => {
+          signal.throwIfAborted()
+          return this.getJson(url, signal)
+        },
+        signal,
+      )
       candidates = candidatesFrom(body ?? {})
-    } catch {
+    } catch (err) {
+      if (err instanceof QueueFull && err.scope === 'user')
+        fail(429, `You have ${MAX_WAITING_PER_USER} MusicBrainz searches waiting: wait for them to finish, then try again.`, { 'retry-after': '5' })
+      if (err instanceof QueueFull) fail(429, 'Too many lookups at once.', { 'retry-after': '5' })
       fail(400, 'Unable to reach MusicBrainz.')
     }
     // the archive is a separate service without MusicBrainz's rate limit

@@ -1,7 +1,8 @@
-import type { AppContext } from '../context.ts'
+import type { AppContext, SessionUser } from '../context.ts'
 import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
+import { opensPrivateList, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
 import { musicRun } from './jobs.ts'
 import { failMusicJob, insertMusicJob, type NewMusicJob } from './queries.ts'
 
@@ -25,4 +26,12 @@ export async function refuseUnsafeUrl(field: string, url: string, ctx: AppContex
     if (err instanceof UrlRefused) fail(422, `${field}: ${err.message}`)
     throw err
   }
+}
+
+/**
+ * 403 naming the field when `url` opens a private list or feed of the account
+ * whose cookies yt-dlp gets (src/tools/private-lists.ts), for anyone but an admin.
+ */
+export function refusePrivateList(field: string, url: string, user: Pick<SessionUser, 'admin'>) {
+  if (!user.admin && opensPrivateList(url)) fail(403, `${field}: ${PRIVATE_LIST_REFUSAL}`)
 }

@@ -13,6 +13,9 @@ import type { Chapter, MusicJobEvent } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
 import { ToolFailure, TRANSIENT_KINDS, type ErrorKind } from '../tools/failure.ts'
 import { downloadAudio } from '../tools/ytdlp.ts'
+import { opensPrivateList } from '../tools/private-lists.ts'
+import { users } from '../auth/tables.ts'
+import { eq } from 'drizzle-orm'
 import { fileChapters, probeMedia } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { squareArtwork } from './square.ts'
@@ -83,6 +86,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
         if (err instanceof UrlRefused) throw new JobFailure('unsupported_url', `video URL refused: ${err.message}`)
         throw err
       }
+      // the cookies' account's own lists are for admins only (src/tools/private-lists.ts), also for a job made before the rule
+      if (opensPrivateList(url) && !(await isAdmin(ctx, row.userId))) throw new JobFailure('unsupported_url', 'video URL refused: a private list of the cookies account')
       // after a bot check on this site, wait (paced, with backoff) rather than fail in a burst
       await ctx.tools.waitForSite(url, signal)
       try {
@@ -227,4 +232,9 @@ async function loadArtwork(ctx: AppContext, row: MusicJobRow, dir: string, signa
     log.warn('artwork fetch failed, tagging without it', { id: row.id, ...errorFields(err) })
     return null
   }
+}
+
+async function isAdmin(ctx: AppContext, userId: string): Promise<boolean> {
+  const [user] = await ctx.db.select({ admin: users.admin }).from(users).where(eq(users.id, userId))
+  return !!user?.admin
 }

@@ -2,9 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import type { AppContext, SessionUser } from '../context.ts'
 import { fail } from '../lib/errors.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
-import { insertAndEnqueue, refuseUnsafeUrl } from './new-job.ts'
+import { insertAndEnqueue, refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir } from './files.ts'
-import { assertRoomForJob } from './limits.ts'
+import { assertRoomForJobs } from './limits.ts'
 import type { LookupService } from './lookup.ts'
 import type { PlaylistJobFields } from './schema.ts'
 import { parseUploadTitle } from './title-parse.ts'
@@ -22,10 +22,13 @@ export async function createPlaylistJobs(
   lookups: LookupService,
   signal: AbortSignal,
 ): Promise<string[]> {
-  const found = await lookups.lookup(user.id, input.video_url!, signal)
+  const found = await lookups.lookup(user, input.video_url!, signal)
   if (!found.playlist || found.playlist.entries.length === 0) fail(422, 'playlist: The link is not a playlist.')
   const { entries } = found.playlist
-  for (const entry of entries) await refuseUnsafeUrl('video_url', entry.url, ctx)
+  for (const entry of entries) {
+    refusePrivateList('video_url', entry.url, user)
+    await refuseUnsafeUrl('video_url', entry.url, ctx)
+  }
 
   let artwork: ReturnType<typeof decodeArtworkDataUri> | null = null
   if (input.artwork_url?.startsWith('data:')) {
@@ -36,11 +39,12 @@ export async function createPlaylistJobs(
     }
   } else if (input.artwork_url) await refuseUnsafeUrl('artwork_url', input.artwork_url, ctx)
 
+  // every entry is a job: all of them must fit the per-user limit, or none is created
+  await assertRoomForJobs(ctx, user.id, entries.length)
+
   const album = input.album ?? found.playlist.title ?? found.album ?? 'Playlist'
   const ids: string[] = []
   for (const [i, entry] of entries.entries()) {
-    // every entry is a job: the per-user limits count each (the ones made so far stay)
-    if (i > 0) await assertRoomForJob(ctx, user.id)
     const id = crypto.randomUUID()
     const dir = jobDir(ctx.env.DATA_DIR, user.id, id)
     await mkdir(dir, { recursive: true })

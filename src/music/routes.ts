@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import type { AppContext, AppEnv } from '../context.ts'
 import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
@@ -13,7 +14,7 @@ import { resolveArtwork } from './artwork.ts'
 import { LookupService } from './lookup.ts'
 import { MusicBrainz } from './musicbrainz.ts'
 import { createMusicJob, readUpload } from './create.ts'
-import { refuseUnsafeUrl } from './new-job.ts'
+import { refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { CallLimit } from './limits.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
@@ -21,6 +22,7 @@ import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, vi
 import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
 import { limitLookup, runLookup } from '../tools/lookup.ts'
+import { isPrivateListInfo, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
 import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
 
@@ -87,14 +89,19 @@ export function musicRoutes(ctx: AppContext) {
     })
     .get('/grouping', valid('query', videoUrlQuery), async (c) => {
       const { video_url } = c.req.valid('query')
+      const user = currentUser(c)
+      refusePrivateList('video_url', video_url, user)
       await refuseUnsafeUrl('video_url', video_url, ctx)
       let grouping: string | null = null
       try {
-        const info = await runLookup(ctx, currentUser(c).id, c.req.raw.signal, (cfg, signal) => videoInfo(cfg, video_url, signal), {
+        const info = await runLookup(ctx, user.id, c.req.raw.signal, (cfg, signal) => videoInfo(cfg, video_url, signal), {
           url: video_url,
         })
+        // reached through a redirect: shown to an admin only, as the link itself would be
+        if (!user.admin && isPrivateListInfo(info)) fail(403, `video_url: ${PRIVATE_LIST_REFUSAL}`)
         grouping = groupingOf(info)
-      } catch {
+      } catch (err) {
+        if (err instanceof HTTPException) throw err
         // unsupported page, refused hop, timeout, client gone: the same answer for all
       }
       if (!grouping) fail(400, 'Unable to get grouping.')
@@ -102,12 +109,13 @@ export function musicRoutes(ctx: AppContext) {
     })
     .get('/lookup', valid('query', videoUrlQuery), async (c) => {
       const { video_url } = c.req.valid('query')
+      refusePrivateList('video_url', video_url, currentUser(c))
       await refuseUnsafeUrl('video_url', video_url, ctx)
-      return c.json(await lookups.lookup(currentUser(c).id, video_url, c.req.raw.signal), 200)
+      return c.json(await lookups.lookup(currentUser(c), video_url, c.req.raw.signal), 200)
     })
     .get('/musicbrainz', valid('query', musicbrainzQuery), async (c) => {
       const { artist, title } = c.req.valid('query')
-      return c.json({ candidates: await musicbrainz.search(artist, title, c.req.raw.signal) }, 200)
+      return c.json({ candidates: await musicbrainz.search(currentUser(c).id, artist, title, c.req.raw.signal) }, 200)
     })
     .get('/artwork', valid('query', artworkUrlQuery), async (c) => {
       const { artwork_url } = c.req.valid('query')

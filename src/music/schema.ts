@@ -86,8 +86,8 @@ export const musicJobListQuery = z.object({
 export const videoUrlQuery = z.object({ video_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
 export const artworkUrlQuery = z.object({ artwork_url: printable(z.string({ error: 'Required' })).max(4096).pipe(httpUrl) })
 export const musicbrainzQuery = z.object({
-  title: z.string({ error: 'Required' }).trim().min(1, 'Required').max(300, 'At most 300 characters'),
-  artist: z.string().trim().max(300, 'At most 300 characters').default(''),
+  title: printable(z.string({ error: 'Required' })).trim().min(1, 'Required').max(300, 'At most 300 characters'),
+  artist: printable(z.string()).trim().max(300, 'At most 300 characters').default(''),
 })
 
 /** A job as GET /jobs/list answers it (docs/api.md#music-job-shape). */
@@ -122,13 +122,13 @@ export interface MusicJob {
 /** PATCH /jobs/{id}: tags of a finished job. */
 export const musicJobPatch = z
   .object({
-    title: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
-    artist: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
-    album: z.string().trim().min(1, 'Required').max(300, 'At most 300 characters'),
-    grouping: z.string().trim().max(300, 'At most 300 characters').nullable(),
+    title: printable(z.string()).trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    artist: printable(z.string()).trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    album: printable(z.string()).trim().min(1, 'Required').max(300, 'At most 300 characters'),
+    grouping: printable(z.string()).trim().max(300, 'At most 300 characters').nullable(),
     trackNumber: z.number({ error: 'Must be a number' }).int().min(1).max(999).nullable(),
     year: z.number({ error: 'Must be a number' }).int().min(1000).max(9999).nullable(),
-    artworkUrl: z.string().trim().max(4096).pipe(httpUrl).nullable(),
+    artworkUrl: printable(z.string()).trim().max(4096).pipe(httpUrl).nullable(),
   })
   .partial()
   .strict()

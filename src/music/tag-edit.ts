@@ -1,4 +1,6 @@
-import { rename, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
 import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
@@ -44,80 +46,142 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     ...row,
     ...Object.fromEntries(Object.entries(patch).filter(([k]) => k !== 'artworkUrl')),
   }
-  const stored = await nextArtwork(ctx, row, next, dir, patch.artworkUrl)
-  const artwork = stored && (await squareArtwork(ctx.tools.ffmpeg, stored, dir, AbortSignal.timeout(60_000)))
+  // every new file is made in a staging folder first: until the database has the edit, the job's own files stay as they were
+  const stage = inside(dir, `edit-${crypto.randomUUID()}`)
+  await mkdir(stage, { recursive: true })
+  const moves = new FileMoves(dir)
+  try {
+    const stored = await nextArtwork(ctx, row, next, stage, patch.artworkUrl)
+    const artwork = stored && (await squareArtwork(ctx.tools.ffmpeg, stored, stage, AbortSignal.timeout(60_000)))
 
-  const signal = AbortSignal.timeout(5 * 60_000)
-  const renamed: { from: string; to: string; path: string }[] = []
-  let tracks: StoredTrack[] = row.tracks
-  let outputFile = row.outputFile
-  if (row.tracks.length) {
-    tracks = []
-    for (const t of row.tracks) {
-      const name = mp3Name(next.artist, t.title, t.trackNumber)
-      tracks.push({ ...t, file: await retag(dir, t.file, name, { ...next, title: t.title, trackNumber: t.trackNumber }, artwork, renamed) })
+    // 1. retagged copies under their new names (staged)
+    const renamed: { from: string; to: string; staged: string }[] = []
+    let tracks: StoredTrack[] = row.tracks
+    let outputFile = row.outputFile
+    const retagged = async (file: string, name: string, tags: MusicJobRow) => {
+      const staged = join(stage, `${renamed.length}.mp3`)
+      await copyFile(inside(dir, file), staged)
+      await writeTags(staged, tags, artwork, await readReplayGain(staged))
+      renamed.push({ from: file, to: `output/${name}`, staged })
+      return `output/${name}`
     }
-    const zipName = mp3Name(next.artist, next.album, undefined, 'zip')
-    await rm(inside(dir, row.outputFile), { force: true })
-    await writeZip(
-      inside(dir, `output/${zipName}`),
-      tracks.map((t) => ({ name: t.file.slice('output/'.length), path: inside(dir, t.file) })),
-    )
-    outputFile = `output/${zipName}`
-  } else {
-    outputFile = await retag(dir, row.outputFile, mp3Name(next.artist, next.title), next, artwork, renamed)
-  }
+    if (row.tracks.length) {
+      tracks = []
+      for (const t of row.tracks) {
+        const name = mp3Name(next.artist, t.title, t.trackNumber)
+        tracks.push({ ...t, file: await retagged(t.file, name, { ...next, title: t.title, trackNumber: t.trackNumber }) })
+      }
+      outputFile = `output/${mp3Name(next.artist, next.album, undefined, 'zip')}`
+      const zip = join(stage, 'tracks.zip')
+      await writeZip(
+        zip,
+        renamed.map((r) => ({ name: r.to.slice('output/'.length), path: r.staged })),
+      )
+      moves.add(row.outputFile, outputFile, zip)
+    } else {
+      outputFile = await retagged(row.outputFile, mp3Name(next.artist, next.title), next)
+    }
+    for (const r of renamed) moves.add(r.from, r.to, r.staged)
+    if (stored && patch.artworkUrl) moves.add(row.artworkFile, next.artworkFile!, join(stage, 'artwork'))
+    else if (patch.artworkUrl === null && row.artworkFile) moves.add(row.artworkFile, null, null)
 
-  const files = renamed.map((r) => ({ path: r.path, name: r.to }))
-  const { webdav, webdavError } = await pushToWebdav(ctx, row, files, signal)
-  if (webdav === 'uploaded') await removeOldNames(ctx, row, renamed, signal)
-  const values = {
-    title: next.title,
-    artist: next.artist,
-    album: next.album,
-    grouping: next.grouping,
-    trackNumber: next.trackNumber,
-    year: next.year,
-    artworkUrl: next.artworkUrl,
-    artworkFile: next.artworkFile,
-    outputFile,
-    tracks,
-    webdav,
-    webdavError,
+    // 2. the database, then the files; a failed step puts back what was done
+    const values = {
+      title: next.title,
+      artist: next.artist,
+      album: next.album,
+      grouping: next.grouping,
+      trackNumber: next.trackNumber,
+      year: next.year,
+      artworkUrl: next.artworkUrl,
+      artworkFile: next.artworkFile,
+      outputFile,
+      tracks,
+    }
+    await updateMusicJob(ctx.db, row.id, values)
+    try {
+      await moves.apply()
+    } catch (err) {
+      await moves.undo()
+      await updateMusicJob(ctx.db, row.id, {
+        title: row.title,
+        artist: row.artist,
+        album: row.album,
+        grouping: row.grouping,
+        trackNumber: row.trackNumber,
+        year: row.year,
+        artworkUrl: row.artworkUrl,
+        artworkFile: row.artworkFile,
+        outputFile: row.outputFile,
+        tracks: row.tracks,
+      })
+      throw err
+    }
+    await moves.done()
+
+    // 3. WebDAV: a failure is recorded, the edit stands
+    const signal = AbortSignal.timeout(5 * 60_000)
+    const files = renamed.map((r) => ({ path: inside(dir, r.to), name: r.to.slice('output/'.length) }))
+    const { webdav, webdavError } = await pushToWebdav(ctx, row, files, signal)
+    if (webdav === 'uploaded') await removeOldNames(ctx, row, renamed.map((r) => ({ from: r.from.slice('output/'.length), to: r.to.slice('output/'.length) })), signal)
+    await updateMusicJob(ctx.db, row.id, { webdav, webdavError })
+    return { ...row, ...values, webdav, webdavError }
+  } finally {
+    await rm(stage, { recursive: true, force: true })
   }
-  await updateMusicJob(ctx.db, row.id, values)
-  return { ...row, ...values }
 }
 
-/** Rewrites one MP3's tags and moves it to `name`; returns its new relative path. */
-async function retag(
-  dir: string,
-  file: string,
-  name: string,
-  tags: MusicJobRow,
-  artwork: Artwork | null,
-  renamed: { from: string; to: string; path: string }[],
-): Promise<string> {
-  const path = inside(dir, file)
-  await writeTags(path, tags, artwork, await readReplayGain(path))
-  const target = `output/${name}`
-  if (target !== file) await rename(path, inside(dir, target))
-  renamed.push({ from: file.slice('output/'.length), to: name, path: inside(dir, target) })
-  return target
+/**
+ * The file changes of one edit, applied together: each old file is first set
+ * aside (renamed within the job folder), then the staged one moved to its
+ * name; `undo` puts every old file back, `done` removes the set-aside ones.
+ */
+class FileMoves {
+  private planned: { from: string | null; to: string | null; staged: string | null }[] = []
+  private aside: { from: string; backup: string }[] = []
+  private placed: string[] = []
+  constructor(private dir: string) {}
+
+  add(from: string | null, to: string | null, staged: string | null) {
+    this.planned.push({ from, to, staged })
+  }
+
+  async apply() {
+    for (const { from } of this.planned) {
+      if (!from || !existsSync(inside(this.dir, from))) continue
+      const backup = `${from}.before-edit`
+      await rename(inside(this.dir, from), inside(this.dir, backup))
+      this.aside.push({ from, backup })
+    }
+    for (const { to, staged } of this.planned) {
+      if (!to || !staged) continue
+      await rename(staged, inside(this.dir, to))
+      this.placed.push(to)
+    }
+  }
+
+  async undo() {
+    for (const to of this.placed) await rm(inside(this.dir, to), { force: true }).catch(() => {})
+    for (const { from, backup } of this.aside) await rename(inside(this.dir, backup), inside(this.dir, from)).catch(() => {})
+  }
+
+  async done() {
+    for (const { backup } of this.aside) await rm(inside(this.dir, backup), { force: true })
+  }
 }
 
-/** The artwork after the edit: a new URL fetched now (400 when it cannot be), null removes it, else the stored one. */
+/** The artwork after the edit: a new URL fetched now into `stage/artwork` (400 when it cannot be), null removes it, else the stored one. */
 async function nextArtwork(
   ctx: AppContext,
   row: MusicJobRow,
   next: MusicJobRow,
-  dir: string,
+  stage: string,
   url: string | null | undefined,
 ): Promise<Artwork | null> {
+  const dir = jobDir(ctx.env.DATA_DIR, row.userId, row.id)
   if (url === null) {
     next.artworkUrl = null
     next.artworkFile = null
-    if (row.artworkFile) await rm(inside(dir, row.artworkFile), { force: true })
     return null
   }
   if (url !== undefined) {
@@ -127,10 +191,9 @@ async function nextArtwork(
     } catch {
       fail(400, 'Unable to get artwork.')
     }
-    if (row.artworkFile) await rm(inside(dir, row.artworkFile), { force: true })
     next.artworkUrl = url
     next.artworkFile = `artwork.${artwork.ext}`
-    await writeFile(inside(dir, next.artworkFile), artwork.bytes)
+    await writeFile(join(stage, 'artwork'), artwork.bytes)
     return artwork
   }
   if (!row.artworkFile) return null

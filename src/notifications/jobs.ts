@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
-import { deliver, getSettings, logNotifyError, wanting } from './send.ts'
+import { errorFields, log } from '../lib/logger.ts'
+import { deliver, getSettings, logNotifyError, sealPlainUrls, wanting } from './send.ts'
 import type { Notification } from './schema.ts'
 
 const notificationSchema: z.ZodType<Notification> = z.object({
@@ -25,7 +26,7 @@ export const sendNotificationJob: JobDefinition<{ userId: string; notification: 
   backoff: 'exponential',
   timeoutMs: 60_000,
   async run(ctx, { userId, notification }) {
-    await deliver(ctx, await getSettings(ctx.db, userId), notification)
+    await deliver(ctx, await getSettings(ctx.db, ctx.cipher, userId), notification)
   },
   owner: async (_ctx, p) => p.userId,
 }
@@ -52,4 +53,14 @@ export function pageUrl(ctx: Pick<AppContext, 'env'>, path: string): string | nu
   return ctx.env.PUBLIC_URL ? new URL(path, ctx.env.PUBLIC_URL).toString() : null
 }
 
-export const notificationJobs: JobModule = { definitions: [sendNotificationJob] }
+/** URLs stored in plain text by an older version are sealed once the app starts (decision 161). */
+async function sealStoredUrls(ctx: AppContext) {
+  try {
+    const sealed = await sealPlainUrls(ctx.db, ctx.cipher)
+    if (sealed) log.info('notification URLs encrypted', { rows: sealed })
+  } catch (err) {
+    log.warn('notification URLs not encrypted yet', errorFields(err))
+  }
+}
+
+export const notificationJobs: JobModule = { definitions: [sendNotificationJob], beforeStart: sealStoredUrls }

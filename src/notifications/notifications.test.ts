@@ -6,6 +6,7 @@ import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
 import { Client, signUp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { until } from '../../tests/support/wait.ts'
+import { scanFor } from '../../tests/support/scan.ts'
 import { musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
 import { startTestFake } from '../../tests/support/youtube.ts'
 import { jobFailures } from '../jobs/tables.ts'
@@ -15,6 +16,8 @@ import { enqueueChannelRefresh } from '../youtube/jobs.ts'
 import { youtubeVideos } from '../youtube/tables.ts'
 import { ERROR_SENTENCES } from '../tools/failure.ts'
 import type { Notification } from './schema.ts'
+import { sealPlainUrls } from './send.ts'
+import { notificationSettings } from './tables.ts'
 
 // Real receivers on 127.0.0.1: an ntfy-like server (JSON publishing at its root)
 // and a webhook receiver; the app runs the real queue and the fake YouTube.
@@ -77,22 +80,99 @@ describe('notification settings', () => {
     await expectError(settings({ webhookUrl: 'http://10.20.30.40/hook' }), 422, /webhookUrl: URL is not allowed/)
     await expectError(settings({ onJobFinished: 'yes' }), 422, /onJobFinished/)
     const saved = { ntfyUrl: `${base}/tunefeed-alerts`, webhookUrl: `${base}/hook`, onJobFinished: true, onJobFailed: true, onNewVideos: true }
-    expect(await (await settings(saved)).json()).toEqual(saved)
-    expect(await (await t.alice.get('/api/notifications')).json()).toEqual(saved)
+    // answered masked: scheme and host only
+    const masked = { ...saved, ntfyUrl: base, webhookUrl: base }
+    expect(await (await settings(saved)).json()).toEqual(masked)
+    expect(await (await t.alice.get('/api/notifications')).json()).toEqual(masked)
   })
 
-  test('Send test reaches both receivers; a failing receiver is a 400 with its reason', async () => {
+  test('Send test reaches both receivers and reports their status; a failing receiver is a 400 with its status, never its body', async () => {
     ntfy.length = 0
     hooks.length = 0
     const sent = await t.alice.post('/api/notifications/test')
-    expect({ status: sent.status, body: await sent.text() }).toEqual({ status: 204, body: '' })
+    expect(sent.status).toBe(200)
+    expect(await sent.json()).toEqual({
+      detail: 'ntfy answered 200. Webhook answered 200.',
+      targets: [
+        { target: 'ntfy', ok: true, status: 200, detail: 'ntfy answered 200.' },
+        { target: 'webhook', ok: true, status: 200, detail: 'Webhook answered 200.' },
+      ],
+    })
     expect(ntfy).toEqual([{ topic: 'tunefeed-alerts', title: 'Tunefeed test', message: 'Notifications from your Tunefeed server reach you here.', tags: ['bell'] } as NtfyMessage])
     expect(hooks).toMatchObject([{ event: 'test', title: 'Tunefeed test' }])
 
     const bob = (await signUp(t)).client
     await expectError(bob.post('/api/notifications/test'), 400, 'No notification URL is set.')
     await settings({ webhookUrl: `${base}/broken` }, bob)
-    await expectError(bob.post('/api/notifications/test'), 400, 'Webhook answered 500 Internal Server Error: receiver is down.')
+    const broken = await bob.post('/api/notifications/test')
+    expect(broken.status).toBe(400)
+    const text = await broken.text()
+    expect(JSON.parse(text).detail).toBe('Webhook answered 500 Internal Server Error.')
+    expect(text).not.toContain('receiver is down')
+    await settings({ webhookUrl: `${base}/nothing-here` }, bob)
+    await expectError(bob.post('/api/notifications/test'), 400, 'Webhook answered 404 Not Found.')
+    // a port nobody listens on: the reason in words
+    const closed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })
+    const closedUrl = `http://127.0.0.1:${closed.port}/hook`
+    closed.stop(true)
+    await settings({ webhookUrl: closedUrl }, bob)
+    await expectError(bob.post('/api/notifications/test'), 400, 'Webhook: the connection was refused or closed before an answer.')
+  })
+})
+
+describe('notification URLs are secrets (issue 25, finding 10)', () => {
+  test('stored encrypted: no row holds the URL; GET shows scheme and host only', async () => {
+    const { client: carol } = await signUp(t)
+    const secretUrl = `${base}/hook?token=carol-secret-token-123`
+    expect((await settings({ webhookUrl: secretUrl, ntfyUrl: `${base}/carol-private-topic` }, carol)).status).toBe(200)
+    const found = await scanFor(t.ctx.db, t.ctx.env.DATA_DIR, ['carol-secret-token-123', 'carol-private-topic'])
+    expect(found.rows).toEqual([])
+    const shown = await (await carol.get('/api/notifications')).text()
+    expect(shown).not.toContain('carol-secret-token-123')
+    expect(shown).not.toContain('carol-private-topic')
+    expect(JSON.parse(shown)).toMatchObject({ webhookUrl: base, ntfyUrl: base })
+  })
+
+  test('saving without the URLs, or with them as GET shows them, keeps the stored ones; null removes one', async () => {
+    const { client: dave } = await signUp(t)
+    await settings({ ntfyUrl: `${base}/dave-topic`, webhookUrl: `${base}/hook` }, dave)
+    // the web form sends back what it shows (masked), with a changed checkbox
+    const shown = (await (await dave.get('/api/notifications')).json()) as Record<string, unknown>
+    expect((await settings({ ...shown, onNewVideos: false }, dave)).status).toBe(200)
+    expect((await settings({ onJobFailed: false }, dave)).status).toBe(200)
+    ntfy.length = 0
+    hooks.length = 0
+    expect((await dave.post('/api/notifications/test')).status).toBe(200)
+    expect(ntfy.map((m) => m.topic)).toEqual(['dave-topic'])
+    expect(hooks).toHaveLength(1)
+    expect(await (await dave.get('/api/notifications')).json()).toEqual({ ntfyUrl: base, webhookUrl: base, onJobFinished: true, onJobFailed: false, onNewVideos: true })
+    expect(await (await settings({ webhookUrl: null }, dave)).json()).toMatchObject({ ntfyUrl: base, webhookUrl: null })
+    expect(await (await settings({ ntfyUrl: '' }, dave)).json()).toMatchObject({ ntfyUrl: null, webhookUrl: null })
+  })
+
+  test('a row stored in plain text by an older version is read, and sealed by the start-up sweep', async () => {
+    const { client: erin } = await signUp(t)
+    const erinId = await userIdOf(t, erin)
+    await t.ctx.db.insert(notificationSettings).values({ userId: erinId, webhookUrl: `${base}/hook?erin-plain-secret` })
+    expect(await (await erin.get('/api/notifications')).json()).toMatchObject({ webhookUrl: base })
+    expect(await sealPlainUrls(t.ctx.db, t.ctx.cipher)).toBeGreaterThanOrEqual(1)
+    expect((await scanFor(t.ctx.db, t.ctx.env.DATA_DIR, ['erin-plain-secret'])).rows).toEqual([])
+    hooks.length = 0
+    expect((await erin.post('/api/notifications/test')).status).toBe(200)
+    expect(hooks).toHaveLength(1)
+    expect(await sealPlainUrls(t.ctx.db, t.ctx.cipher)).toBe(0)
+  })
+
+  test('Send test: at most 10 a minute per user, then 429 with Retry-After; others are not held back', async () => {
+    const { client: frank } = await signUp(t)
+    await settings({ webhookUrl: `${base}/hook` }, frank)
+    for (let i = 0; i < 10; i++) expect((await frank.post('/api/notifications/test')).status).toBe(200)
+    const limited = await frank.post('/api/notifications/test')
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+    expect(((await limited.json()) as { detail: string }).detail).toEqual(expect.any(String))
+    expect((await t.alice.post('/api/notifications/test')).status).toBe(200)
   })
 })
 
@@ -152,7 +232,7 @@ describe('sent by queued jobs', () => {
       return row
     }, 30_000)
     expect(failingHits).toBe(4)
-    expect(failure).toMatchObject({ userId: aliceId, error: 'Webhook answered 500 Internal Server Error: receiver is down.' })
+    expect(failure).toMatchObject({ userId: aliceId, error: 'Webhook answered 500 Internal Server Error.' })
     // still completed, still downloadable
     const again = await waitForJob(t.alice, id)
     expect(again.completed).toBe(completedAt)

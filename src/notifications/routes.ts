@@ -3,23 +3,32 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
+import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
 import { pageUrl } from './jobs.ts'
 import { notificationSettingsBody, type NotificationSettings } from './schema.ts'
-import { deliver, DeliveryFailed, getSettings, saveSettings } from './send.ts'
+import { deliverEach, getSettings, maskedSettings, maskUrl, saveSettings } from './send.ts'
+
+const TESTS_PER_MINUTE = 10
 
 /** Account → Notifications (docs/api.md, Account). */
 export function notificationRoutes(ctx: AppContext) {
   const { db } = ctx
   return new Hono<AppEnv>()
     .use(requireUser)
-    .get('/', async (c) => c.json(await getSettings(db, currentUser(c).id), 200))
+    .get('/', async (c) => c.json(maskedSettings(await getSettings(db, ctx.cipher, currentUser(c).id)), 200))
     .put('/', valid('json', notificationSettingsBody), async (c) => {
-      const settings: NotificationSettings = c.req.valid('json')
-      // through the outbound guard now, so a private address is refused when saved (and again when sent)
+      const body = c.req.valid('json')
+      const userId = currentUser(c).id
+      const stored = await getSettings(db, ctx.cipher, userId)
+      const settings: NotificationSettings = { ...body, ntfyUrl: stored.ntfyUrl, webhookUrl: stored.webhookUrl }
       for (const field of ['ntfyUrl', 'webhookUrl'] as const) {
-        const url = settings[field]
+        const url = body[field]
+        // left out, or sent back masked as GET shows it: the stored URL stays
+        if (url === undefined || (url && url === maskUrl(stored[field]))) continue
+        settings[field] = url
         if (!url) continue
+        // through the outbound guard now, so a private address is refused when saved (and again when sent)
         try {
           await checkUrl(url, ctx.allow)
         } catch (err) {
@@ -27,24 +36,25 @@ export function notificationRoutes(ctx: AppContext) {
           throw err
         }
       }
-      await saveSettings(db, currentUser(c).id, settings)
-      return c.json(settings, 200)
+      await saveSettings(db, ctx.cipher, userId, settings)
+      return c.json(maskedSettings(settings), 200)
     })
     .post('/test', async (c) => {
-      const settings = await getSettings(db, currentUser(c).id)
+      const userId = currentUser(c).id
+      // each test sends to a URL the user chose: at most 10 a minute per user
+      await hit(db, `notifications-test:user:${userId}`, TESTS_PER_MINUTE, 60)
+      const settings = await getSettings(db, ctx.cipher, userId)
       if (!settings.ntfyUrl && !settings.webhookUrl) fail(400, 'No notification URL is set.')
-      try {
-        await deliver(ctx, settings, {
-          event: 'test',
-          title: 'Tunefeed test',
-          text: 'Notifications from your Tunefeed server reach you here.',
-          url: pageUrl(ctx, '/account'),
-          items: [],
-        })
-      } catch (err) {
-        if (err instanceof DeliveryFailed) fail(400, err.message)
-        throw err
-      }
-      return c.body(null, 204)
+      const targets = await deliverEach(ctx, settings, {
+        event: 'test',
+        title: 'Tunefeed test',
+        text: 'Notifications from your Tunefeed server reach you here.',
+        url: pageUrl(ctx, '/account'),
+        items: [],
+      })
+      // a target that failed: its status or the reason in words, never what it answered
+      const failed = targets.filter((r) => !r.ok)
+      if (failed.length) fail(400, failed.map((r) => r.detail).join(' '))
+      return c.json({ detail: targets.map((r) => r.detail).join(' '), targets }, 200)
     })
 }

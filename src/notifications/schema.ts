@@ -7,9 +7,12 @@ const optionalUrl = z
   .transform((v) => v || null)
   .pipe(z.url({ protocol: /^https?$/, error: 'Invalid Link' }).nullable())
   .nullable()
-  .default(null)
+  .optional()
 
-/** Body of PUT /api/notifications (and its answer, with GET). */
+/**
+ * Body of PUT /api/notifications. A URL left out, or sent back as GET shows it
+ * (masked: scheme and host only), keeps the stored one; null or "" removes it.
+ */
 export const notificationSettingsBody = z
   .object({
     ntfyUrl: optionalUrl,
@@ -20,7 +23,16 @@ export const notificationSettingsBody = z
   })
   .strict()
 
-export type NotificationSettings = z.output<typeof notificationSettingsBody>
+export type NotificationSettingsBody = z.output<typeof notificationSettingsBody>
+
+/** A user's settings (GET and PUT answer them with the URLs masked). */
+export interface NotificationSettings {
+  ntfyUrl: string | null
+  webhookUrl: string | null
+  onJobFinished: boolean
+  onJobFailed: boolean
+  onNewVideos: boolean
+}
 
 /** One message, as a webhook receives it (JSON) and ntfy shows it. */
 export interface Notification {

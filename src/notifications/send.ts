@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNotNull, or } from 'drizzle-orm'
+import { and, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm'
 import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
+import type { Cipher } from '../lib/secret.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { guardedFetch } from '../lib/guarded-fetch.ts'
 import { UrlRefused } from '../lib/url-guard.ts'
@@ -16,16 +17,58 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   onNewVideos: true,
 }
 
-export async function getSettings(db: Db, userId: string): Promise<NotificationSettings> {
-  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId))
-  if (!row) return DEFAULT_SETTINGS
-  const { ntfyUrl, webhookUrl, onJobFinished, onJobFailed, onNewVideos } = row
-  return { ntfyUrl, webhookUrl, onJobFinished, onJobFailed, onNewVideos }
+/**
+ * The stored URLs are sealed with the app's cipher, as the WebDAV password is
+ * (decision 161). A value still in plain text (a row written before) is read
+ * as it is; the start-up sweep (`sealPlainUrls`) seals those.
+ */
+const isPlain = (stored: string) => /^https?:\/\//i.test(stored)
+async function open(cipher: Cipher, stored: string | null): Promise<string | null> {
+  if (!stored) return null
+  return isPlain(stored) ? stored : cipher.decrypt(stored)
 }
 
-export async function saveSettings(db: Db, userId: string, settings: NotificationSettings) {
-  const values = { ...settings, updatedAt: new Date() }
+/** The user's settings with the URLs in full: for sending only, never for an answer. */
+export async function getSettings(db: Db, cipher: Cipher, userId: string): Promise<NotificationSettings> {
+  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId))
+  if (!row) return DEFAULT_SETTINGS
+  const { onJobFinished, onJobFailed, onNewVideos } = row
+  return { ntfyUrl: await open(cipher, row.ntfyUrl), webhookUrl: await open(cipher, row.webhookUrl), onJobFinished, onJobFailed, onNewVideos }
+}
+
+/** What an answer shows of a URL: its scheme and host (with a port), never the path, query or user part. */
+export function maskUrl(url: string | null): string | null {
+  if (!url) return null
+  const parsed = URL.parse(url)
+  return parsed ? `${parsed.protocol}//${parsed.host}` : null
+}
+
+/** The settings as GET and PUT answer them: URLs masked. */
+export function maskedSettings(settings: NotificationSettings): NotificationSettings {
+  return { ...settings, ntfyUrl: maskUrl(settings.ntfyUrl), webhookUrl: maskUrl(settings.webhookUrl) }
+}
+
+export async function saveSettings(db: Db, cipher: Cipher, userId: string, settings: NotificationSettings) {
+  const seal = (url: string | null) => (url ? cipher.encrypt(url) : Promise.resolve(null))
+  const values = { ...settings, ntfyUrl: await seal(settings.ntfyUrl), webhookUrl: await seal(settings.webhookUrl), updatedAt: new Date() }
   await db.insert(notificationSettings).values({ userId, ...values }).onConflictDoUpdate({ target: notificationSettings.userId, set: values })
+}
+
+/** Seals every URL still stored in plain text (run once at start-up); answers how many rows changed. */
+export async function sealPlainUrls(db: Db, cipher: Cipher): Promise<number> {
+  const t = notificationSettings
+  const rows = await db
+    .select({ userId: t.userId, ntfyUrl: t.ntfyUrl, webhookUrl: t.webhookUrl })
+    .from(t)
+    .where(or(ilike(t.ntfyUrl, 'http%'), ilike(t.webhookUrl, 'http%')))
+  for (const row of rows) {
+    const seal = async (v: string | null) => (v && isPlain(v) ? cipher.encrypt(v) : v)
+    await db
+      .update(t)
+      .set({ ntfyUrl: await seal(row.ntfyUrl), webhookUrl: await seal(row.webhookUrl) })
+      .where(eq(t.userId, row.userId))
+  }
+  return rows.length
 }
 
 /** Users with an endpoint who want `flag`, among `userIds`. */
@@ -42,9 +85,29 @@ export async function wanting(db: Db, userIds: string[], flag: 'onJobFinished' |
 /** Thrown with the endpoint's own reason (status line or network error), said for a person. */
 export class DeliveryFailed extends Error {
   override name = 'DeliveryFailed'
+  constructor(
+    message: string,
+    /** The target's HTTP status, when it answered. */
+    readonly status: number | null = null,
+  ) {
+    super(message)
+  }
 }
 
-async function post(ctx: Pick<AppContext, 'allow'>, what: string, url: string, body: unknown) {
+/** A network failure said in words: refused, timed out, not found... (never the target's answer). */
+function reasonOf(err: unknown): string {
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'no answer within 10 s'
+  const code = (err as { code?: string } | null)?.code ?? ''
+  if (/ECONNREFUSED|ConnectionRefused/i.test(code) || /refused/i.test(String((err as Error)?.message))) return 'the connection was refused'
+  if (/ENOTFOUND|EAI_AGAIN|DNS/i.test(code)) return 'the host was not found'
+  // through the egress proxy a refused connection shows as a reset one: both said
+  if (/ECONNRESET|ConnectionClosed|EPIPE/i.test(code)) return 'the connection was refused or closed before an answer'
+  if (/CERT|TLS|SSL/i.test(code)) return 'its certificate was not accepted'
+  return 'it could not be reached'
+}
+
+/** POSTs one message; answers the target's status. Its body is never read into a message (it may echo secrets). */
+async function post(ctx: Pick<AppContext, 'allow'>, what: string, url: string, body: unknown): Promise<number> {
   let res: Response
   try {
     res = await guardedFetch(url, {
@@ -56,11 +119,11 @@ async function post(ctx: Pick<AppContext, 'allow'>, what: string, url: string, b
     })
   } catch (err) {
     if (err instanceof UrlRefused) throw new DeliveryFailed(`${what}: URL refused (${err.message}).`)
-    const reason = err instanceof Error && err.name === 'TimeoutError' ? 'no answer within 10 s' : err instanceof Error ? err.message : String(err)
-    throw new DeliveryFailed(`${what}: ${reason}.`)
+    throw new DeliveryFailed(`${what}: ${reasonOf(err)}.`)
   }
-  const text = (await res.text().catch(() => '')).slice(0, 200).trim()
-  if (!res.ok) throw new DeliveryFailed(`${what} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${text ? `: ${text}` : ''}.`)
+  await res.body?.cancel().catch(() => {})
+  if (!res.ok) throw new DeliveryFailed(`${what} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`, res.status)
+  return res.status
 }
 
 /**
@@ -77,15 +140,39 @@ function ntfyRequest(topicUrl: string, n: Notification) {
   return { url: url.toString(), body: { topic, title: n.title, message: text, ...(n.url ? { click: n.url } : {}), tags: [n.event === 'job.failed' || n.event === 'tools.canary' ? 'warning' : 'bell'] } }
 }
 
-/** Sends one message to every endpoint set; throws DeliveryFailed naming each one that failed. */
-export async function deliver(ctx: Pick<AppContext, 'allow'>, settings: NotificationSettings, n: Notification) {
-  const failures: string[] = []
+/** What one target did with a message: its status, or why it was not reached. */
+export interface TargetResult {
+  target: 'ntfy' | 'webhook'
+  ok: boolean
+  /** The HTTP status it answered; null when it did not answer. */
+  status: number | null
+  detail: string
+}
+
+/** Sends one message to every endpoint set; answers each target's result. */
+export async function deliverEach(ctx: Pick<AppContext, 'allow'>, settings: NotificationSettings, n: Notification): Promise<TargetResult[]> {
+  const results: TargetResult[] = []
+  const attempt = async (target: TargetResult['target'], what: string, url: string, body: unknown) => {
+    try {
+      const status = await post(ctx, what, url, body)
+      results.push({ target, ok: true, status, detail: `${what} answered ${status}.` })
+    } catch (err) {
+      if (!(err instanceof DeliveryFailed)) throw err
+      results.push({ target, ok: false, status: err.status, detail: err.message })
+    }
+  }
   if (settings.ntfyUrl) {
     const req = ntfyRequest(settings.ntfyUrl, n)
-    await post(ctx, 'ntfy', req.url, req.body).catch((err) => failures.push(err.message))
+    await attempt('ntfy', 'ntfy', req.url, req.body)
   }
-  if (settings.webhookUrl) await post(ctx, 'Webhook', settings.webhookUrl, n).catch((err) => failures.push(err.message))
-  if (failures.length) throw new DeliveryFailed(failures.join(' '))
+  if (settings.webhookUrl) await attempt('webhook', 'Webhook', settings.webhookUrl, n)
+  return results
+}
+
+/** Sends one message to every endpoint set; throws DeliveryFailed naming each one that failed. */
+export async function deliver(ctx: Pick<AppContext, 'allow'>, settings: NotificationSettings, n: Notification) {
+  const failures = (await deliverEach(ctx, settings, n)).filter((r) => !r.ok)
+  if (failures.length) throw new DeliveryFailed(failures.map((f) => f.detail).join(' '))
 }
 
 /** Logged, never thrown: a notification must not fail what it reports on. */

@@ -34,7 +34,7 @@ export const videoListQuery = z.object({
   hide_watched: flag,
   hide_shorts: flag,
   hide_live: flag,
-  q: z.string().max(200, 'is too long').optional(),
+  q: printable(z.string()).max(200, 'is too long').optional(),
 })
 
 export const channelRefQuery = z.object({

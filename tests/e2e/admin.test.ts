@@ -105,8 +105,16 @@ describe('admin page and notifications in the browser', () => {
     // the settings are kept
     await page.reload()
     await page.getByRole('tab', { name: 'Notifications' }).click()
-    expect(await page.getByLabel('ntfy topic URL').inputValue()).toBe(`${receiverUrl}/tunefeed-e2e`)
+    // shown masked (scheme and host only); saving again without touching it keeps the topic
+    expect(await page.getByLabel('ntfy topic URL').inputValue()).toBe(receiverUrl)
     expect(await page.getByRole('checkbox', { name: /New videos/ }).isChecked()).toBe(false)
+    await page.getByText('New videos from followed channels (one message per refresh)').click()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Notifications Updated').waitFor()
+    ntfy.length = 0
+    await page.getByRole('button', { name: 'Send test' }).click()
+    await page.getByText('Test message sent. ntfy answered 200.').waitFor()
+    expect(ntfy).toContainEqual(expect.objectContaining({ topic: 'tunefeed-e2e', title: 'Tunefeed test' }))
     expect(pageErrors).toEqual([])
   }, 120_000)
 
@@ -126,6 +134,7 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText(/^Failed \(network\) on yt-dlp .*: YouTube could not be reached from the server/).waitFor({ timeout: 60_000 })
     const cookiesFile = join(folders!.workDir, 'cookies.txt')
     await Bun.write(cookiesFile, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tPREF\tf6=40000000\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tSID\tsecret-value\n')
+    await page.getByText("Every user's lookups and downloads act as the account these cookies belong to", { exact: false }).waitFor()
     await page.getByLabel('Cookies file (Netscape cookies.txt, at most 1 MB)').setInputFiles(cookiesFile)
     await page.getByRole('button', { name: 'Set cookies' }).click()
     await page.getByText(/^2 cookies for youtube\.com \(set /).waitFor()

@@ -97,7 +97,8 @@ export const notificationsQuery = queryOptions({
 export function useSaveNotifications() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (json: { ntfyUrl: string | null; webhookUrl: string | null; onJobFinished: boolean; onJobFailed: boolean; onNewVideos: boolean }) =>
+    // a URL left out, or sent back masked as GET shows it, keeps the stored one
+    mutationFn: (json: { ntfyUrl?: string | null; webhookUrl?: string | null; onJobFinished: boolean; onJobFailed: boolean; onNewVideos: boolean }) =>
       request(api.notifications.$put({ json })),
     onSuccess: (saved) => queryClient.setQueryData(queryKeys.notifications.all, saved),
   })

@@ -47,14 +47,14 @@ function NotificationsForm({ saved }: { saved: Saved }) {
             label="ntfy topic URL"
             type="url"
             placeholder="https://ntfy.sh/my-tunefeed-topic"
-            helperText="Messages are published to this topic."
+            helperText={saved.ntfyUrl ? 'Messages are published to this topic. The saved URL shows only its scheme and host: leave it as it is to keep it.' : 'Messages are published to this topic.'}
             {...form.text('ntfyUrl')}
           />
           <TextField
             label="Webhook URL"
             type="url"
             placeholder="https://example.com/hooks/tunefeed"
-            helperText="Receives each message as JSON (POST)."
+            helperText={saved.webhookUrl ? 'Receives each message as JSON (POST). The saved URL shows only its scheme and host: leave it as it is to keep it.' : 'Receives each message as JSON (POST).'}
             {...form.text('webhookUrl')}
           />
           <styled.fieldset display="flex" flexDirection="column" gap="3">
@@ -69,7 +69,7 @@ function NotificationsForm({ saved }: { saved: Saved }) {
           </styled.fieldset>
           {save.isSuccess && <Alert status="success">Notifications Updated</Alert>}
           {save.isError && <Alert status="error">{errorText(save.error)}</Alert>}
-          {test.isSuccess && <Alert status="success">Test message sent</Alert>}
+          {test.isSuccess && <Alert status="success">Test message sent. {test.data.detail}</Alert>}
           {test.isError && <Alert status="error">{errorText(test.error)}</Alert>}
           <FormActions submit="Save" submitProps={{ loading: save.isPending }}>
             <Button variant="outline" loading={test.isPending} disabled={!hasUrl} onClick={() => test.mutate()}>

@@ -86,11 +86,17 @@ export function CookiesCard({ cookies }: { cookies: Status['cookies'] }) {
       title="Cookies"
       actions={
       <styled.div display="flex" flexDirection="column" gap="2">
+        <styled.p id="cookies-warning" textStyle="sm" color="fg.muted">
+          Every user's lookups and downloads act as the account these cookies belong to: use a separate account made for
+          Tunefeed, never your own. Links to that account's private lists (Watch later, Liked videos, history,
+          subscriptions, feeds) are refused for everyone but administrators.
+        </styled.p>
         <styled.label htmlFor="cookies-file" textStyle="sm" fontWeight="medium">
           Cookies file (Netscape cookies.txt, at most 1 MB)
         </styled.label>
         <styled.input
           id="cookies-file"
+          aria-describedby="cookies-warning"
           type="file"
           accept=".txt,text/plain"
           textStyle="sm"
