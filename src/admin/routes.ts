@@ -3,6 +3,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { email } from '../auth/schema.ts'
 import { findUserByEmail } from '../auth/queries.ts'
+import { requireSession } from '../auth/bearer.ts'
 import { requireAdmin } from '../auth/session.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { fail } from '../lib/errors.ts'
@@ -64,7 +65,8 @@ export function adminRoutes(ctx: AppContext) {
       if (!build) fail(409, 'No previous version.')
       return c.json({ version: build.version }, 200)
     })
-    .put('/tools/cookies', async (c) => {
+    // the cookies act for an account at a site: replacing or removing them needs a session, not an API token
+    .put('/tools/cookies', requireSession, async (c) => {
       // at most 1 MB: counted while it streams (src/app.ts)
       const text = await c.req.text().catch((err: unknown) => {
         if (err instanceof TooLarge) fail(413, 'Request body is too large.')
@@ -76,7 +78,7 @@ export function adminRoutes(ctx: AppContext) {
       const { count, domains } = await cookiesStatus(db)
       return c.json({ set: true, count, domains }, 200)
     })
-    .delete('/tools/cookies', async (c) => {
+    .delete('/tools/cookies', requireSession, async (c) => {
       await removeCookies(db)
       return c.body(null, 204)
     })

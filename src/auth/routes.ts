@@ -116,8 +116,8 @@ export function authRoutes(ctx: AppContext) {
       await limit(c, 'reset')
       const userId = await consumeToken(db, token, 'reset')
       if (!userId) fail(400, 'Token is not valid.')
+      // every session and API token of the user ends with the reset: their open sockets too
       await changePassword(db, userId, password)
-      // every session of the user ended with the reset: their open sockets too
       ctx.hub.closeSessions({ userId })
       clearSessionCookie(c)
       return c.body(null, 204)
