@@ -76,3 +76,5 @@ export const createApiTokenBody = z.object({
 export type ApiToken = { id: string; name: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null }
 export type CreatedApiToken = { id: string; name: string; token: string }
 export type Provider = { id: string; name: string }
+/** A provider identity linked to the signed-in account (GET /api/auth/identities). */
+export type LinkedIdentity = { provider: string; name: string; createdAt: string }
