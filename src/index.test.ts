@@ -86,7 +86,8 @@ describe('the server process', () => {
 
   test('without PUBLIC_URL a sign-up naming another host (Host, X-Forwarded-Host) mails a link to the listening address; the log says so once', async () => {
     const mailDir = join(dataDir, 'mail')
-    for (const headers of [{ host: 'evil.example' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]) {
+    const spoofs: Record<string, string>[] = [{ host: 'evil.example' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]
+    for (const headers of spoofs) {
       const email = `host-${crypto.randomUUID().slice(0, 8)}@example.com`
       // headers are only strings: the request itself goes to the server on 127.0.0.1
       const res = await fetch(`${first!.url}/api/auth/create`, {
