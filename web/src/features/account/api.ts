@@ -77,6 +77,13 @@ export function useChangePassword() {
   })
 }
 
+/** The configured identity providers: the login page's query (same key, one cache entry; features do not import each other). */
+export const providersQuery = queryOptions({
+  queryKey: queryKeys.authProvider.all,
+  queryFn: () => request(api.auth.providers.$get()),
+  staleTime: Number.POSITIVE_INFINITY,
+})
+
 /** Identity-provider accounts linked to this account (docs/api.md, Sign-in providers). */
 export const identitiesQuery = queryOptions({
   queryKey: queryKeys.authProvider.identities(),

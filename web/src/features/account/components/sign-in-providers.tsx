@@ -4,8 +4,7 @@ import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { errorText } from '~/lib/api.ts'
-import { providersQuery } from '~/features/auth/api.ts'
-import { identitiesQuery } from '../api.ts'
+import { identitiesQuery, providersQuery } from '../api.ts'
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 
@@ -59,9 +58,9 @@ export function SignInProviders({ linked, failure }: { linked?: boolean; failure
                 </styled.span>
               ) : (
                 <Button variant="outline" size="sm" asChild>
-                  <a href={`/api/auth/oidc/${encodeURIComponent(p.id)}/start?link=1`} aria-label={`Link ${p.name}`}>
+                  <a href={`/api/auth/oidc/${encodeURIComponent(p.id)}/start?link=1`}>
                     <LinkIcon />
-                    Link
+                    {`Link ${p.name}`}
                   </a>
                 </Button>
               )}
