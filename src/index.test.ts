@@ -84,6 +84,30 @@ describe('the server process', () => {
     expect(first!.stdout()).not.toContain(token!)
   })
 
+  test('without PUBLIC_URL a sign-up naming another host (Host, X-Forwarded-Host) mails a link to the listening address; the log says so once', async () => {
+    const mailDir = join(dataDir, 'mail')
+    const spoofs: Record<string, string>[] = [{ host: 'evil.example' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]
+    for (const headers of spoofs) {
+      const email = `host-${crypto.randomUUID().slice(0, 8)}@example.com`
+      // headers are only strings: the request itself goes to the server on 127.0.0.1
+      const res = await fetch(`${first!.url}/api/auth/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ email, password: 'password123' }),
+      })
+      expect(res.status).toBe(204)
+      const eml = readdirSync(mailDir)
+        .filter((f) => f.endsWith('.eml'))
+        .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+        .find((text) => text.includes(`To: ${email}`))!
+      expect(eml).not.toContain('evil.example')
+      expect(eml).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${first!.port}/verify/[a-z2-7]+`))
+    }
+    const said = first!.stderr().split('\n').filter((line) => line.includes('PUBLIC_URL is not set'))
+    expect(said).toHaveLength(1)
+    expect(said[0]).toContain(`"url":"http://127.0.0.1:${first!.port}"`)
+  })
+
   test('DATA_DIR is 0700 and nothing in it is readable by group or others (umask 077)', () => {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700)
     const open: string[] = []

@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.ts'
 import type { Env } from './env.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
+import { listenOrigin } from './lib/origin.ts'
 import { attachPgBridge } from './ws/pg-bridge.ts'
 import { MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
 import { serveAdminChannel } from './admin/channel.ts'
@@ -41,6 +42,12 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
     idleTimeout: 60,
   })
   ctx.hub.attach(server)
+  // mail links never take their host from a request (src/lib/origin.ts, mailOrigin): say where they point, once
+  if (!env.PUBLIC_URL) {
+    log.warn('PUBLIC_URL is not set: links in e-mails point at the address this server listens on, never at the host a request names; set PUBLIC_URL to the address people open Tunefeed at', {
+      url: listenOrigin(server, env),
+    })
+  }
   // the tools are looked for once the server answers (running yt-dlp and ffmpeg to read their
   // versions takes a while on a busy machine); health says `starting` until then
   await ctx.tools.init()

@@ -16,6 +16,9 @@ beforeAll(async () => {
 afterAll(() => t.close())
 afterEach(() => resetYoutube(t))
 
+/** A GET as the admin page's browser sends it (an action GET without Sec-Fetch-Site, Origin or Referer is refused). */
+const sameSite = (client: Client, path: string) => client.request(path, { headers: { 'sec-fetch-site': 'same-origin' } })
+
 const paths = [
   '/api/admin/cron/run',
   '/api/admin/youtube/update_subscriptions',
@@ -37,34 +40,34 @@ describe('admin routes', () => {
 
   test('update_channel_videos: one channel (even one not stored yet), with date_after, or all of them', async () => {
     const kitchen = fake.channel('@tiny-kitchen')
-    const res = await admin.client.get(`/api/admin/youtube/update_channel_videos?channel_id=${kitchen.id}`)
+    const res = await sameSite(admin.client, `/api/admin/youtube/update_channel_videos?channel_id=${kitchen.id}`)
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ jobIds: [`youtube.refreshChannel.${kitchen.id}`] })
     await t.jobs.drain()
     const stored = await t.ctx.db.select().from(youtubeVideos).where(eq(youtubeVideos.channelId, kitchen.id))
     expect(stored).toHaveLength(kitchen.uploads.length)
 
-    const dated = await (await admin.client.get(`/api/admin/youtube/update_channel_videos?channel_id=${kitchen.id}&date_after=20250101`)).json()
+    const dated = await (await sameSite(admin.client, `/api/admin/youtube/update_channel_videos?channel_id=${kitchen.id}&date_after=20250101`)).json()
     expect(t.jobs.waiting.map((j) => j.payload)).toEqual([{ channelId: kitchen.id, dateAfter: '20250101' }])
     expect(dated.jobIds).toHaveLength(1)
     t.jobs.waiting = []
 
-    const all = await (await admin.client.get('/api/admin/youtube/update_channel_videos')).json()
+    const all = await (await sameSite(admin.client, '/api/admin/youtube/update_channel_videos')).json()
     expect(all.jobIds).toHaveLength(1)
     expect(t.jobs.waiting.map((j) => j.def.name)).toEqual(['youtube.refreshAllChannels'])
     t.jobs.waiting = []
 
-    await expectError(admin.client.get('/api/admin/youtube/update_channel_videos?channel_id=nope'), 422, /channel_id/)
-    await expectError(admin.client.get('/api/admin/youtube/update_channel_videos?date_after=2025-01-01'), 422, /date_after/)
-    await expectError(admin.client.get('/api/admin/youtube/update_channel_videos?date_after=20250231'), 422, /date_after/)
+    await expectError(sameSite(admin.client, '/api/admin/youtube/update_channel_videos?channel_id=nope'), 422, /channel_id/)
+    await expectError(sameSite(admin.client, '/api/admin/youtube/update_channel_videos?date_after=2025-01-01'), 422, /date_after/)
+    await expectError(sameSite(admin.client, '/api/admin/youtube/update_channel_videos?date_after=20250231'), 422, /date_after/)
   })
 
   test('update_subscriptions: everyone, or one user by email', async () => {
     const user = await quickUser(t)
-    await expectError(admin.client.get(`/api/admin/youtube/update_subscriptions?email=${user.email}`), 404, 'Youtube Channel not found.')
+    await expectError(sameSite(admin.client, `/api/admin/youtube/update_subscriptions?email=${user.email}`), 404, 'Youtube Channel not found.')
     await user.client.post('/api/youtube/channels/user', { channel_id: '@viewer-alice' })
     t.jobs.waiting = []
-    const one = await (await admin.client.get(`/api/admin/youtube/update_subscriptions?email=${user.email.toUpperCase()}`)).json()
+    const one = await (await sameSite(admin.client, `/api/admin/youtube/update_subscriptions?email=${user.email.toUpperCase()}`)).json()
     expect(one.jobIds).toHaveLength(1)
     expect(t.jobs.waiting.map((j) => j.payload)).toEqual([{ userId: user.id }])
     await t.jobs.drain()
@@ -72,22 +75,22 @@ describe('admin routes', () => {
     expect(subs.channels).toHaveLength(fake.channel('@viewer-alice').subscriptions!.length)
     t.jobs.waiting = []
 
-    expect((await (await admin.client.get('/api/admin/youtube/update_subscriptions')).json()).jobIds).toHaveLength(1)
+    expect((await (await sameSite(admin.client, '/api/admin/youtube/update_subscriptions')).json()).jobIds).toHaveLength(1)
     expect(t.jobs.waiting.map((j) => j.payload)).toEqual([{}])
     t.jobs.waiting = []
-    await expectError(admin.client.get('/api/admin/youtube/update_subscriptions?email=nobody@example.com'), 404, 'User not found.')
-    await expectError(admin.client.get('/api/admin/youtube/update_subscriptions?email=not-an-email'), 422, /email/)
+    await expectError(sameSite(admin.client, '/api/admin/youtube/update_subscriptions?email=nobody@example.com'), 404, 'User not found.')
+    await expectError(sameSite(admin.client, '/api/admin/youtube/update_subscriptions?email=not-an-email'), 422, /email/)
   })
 
   test('update_video_categories', async () => {
-    const res = await admin.client.get('/api/admin/youtube/update_video_categories')
+    const res = await sameSite(admin.client, '/api/admin/youtube/update_video_categories')
     expect((await res.json()).jobIds).toHaveLength(1)
     await t.jobs.drain()
     expect(await t.ctx.db.select().from(youtubeVideoCategories)).toHaveLength(32)
   })
 
   test('cron/run queues every scheduled job now', async () => {
-    const res = await admin.client.get('/api/admin/cron/run')
+    const res = await sameSite(admin.client, '/api/admin/cron/run')
     const { jobIds } = (await res.json()) as { jobIds: string[] }
     const names = t.jobs.waiting.map((j) => j.def.name)
     expect(jobIds).toHaveLength(names.length)
@@ -96,19 +99,19 @@ describe('admin routes', () => {
   })
 
   test('quota: units spent today, and why work stopped', async () => {
-    const before = await (await admin.client.get('/api/admin/youtube/quota')).json()
+    const before = await (await sameSite(admin.client, '/api/admin/youtube/quota')).json()
     expect(before).toMatchObject({ budget: 10_000, exhausted: false, cause: null, failingChannels: [] })
     // the ledger counts what the API counts
     await t.ctx.jobs.enqueue((await import('../youtube/jobs.ts')).refreshCategoriesJob, {})
     await t.jobs.drain()
-    expect((await (await admin.client.get('/api/admin/youtube/quota')).json()).units).toBe(before.units + fake.units)
+    expect((await (await sameSite(admin.client, '/api/admin/youtube/quota')).json()).units).toBe(before.units + fake.units)
     expect(fake.units).toBe(1)
     fake.quota = fake.units
     // a channel not stored yet: its refresh must ask the API first
     const fresh = [...fake.channels.values()].find((c) => c.handle.endsWith('-40'))!
-    await admin.client.get(`/api/admin/youtube/update_channel_videos?channel_id=${fresh.id}`)
+    await sameSite(admin.client, `/api/admin/youtube/update_channel_videos?channel_id=${fresh.id}`)
     await t.jobs.drain()
-    const after = await (await admin.client.get('/api/admin/youtube/quota')).json()
+    const after = await (await sameSite(admin.client, '/api/admin/youtube/quota')).json()
     expect(after).toMatchObject({ exhausted: true, cause: 'YouTube answered quotaExceeded.', resetsAt: expect.any(String) })
     // the quota stop scheduled its own resume after the reset
     expect(t.jobs.delayed.map((j) => j.def.name)).toContain('youtube.refreshAllChannels')
@@ -124,7 +127,7 @@ describe('through the real queue (bunqueue)', () => {
     real = await createTestApp({ env: { ...fake.env, YOUTUBE_RETRY_BASE_MS: '1' } })
     const boss = await quickUser(real, { admin: true })
     const star = fake.channel('@star-lab')
-    const res = await boss.client.get(`/api/admin/youtube/update_channel_videos?channel_id=${star.id}`)
+    const res = await sameSite(boss.client, `/api/admin/youtube/update_channel_videos?channel_id=${star.id}`)
     expect(res.status).toBe(200)
     const end = Date.now() + 15_000
     for (;;) {

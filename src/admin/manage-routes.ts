@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext, AppEnv } from '../context.ts'
+import { requireSession } from '../auth/bearer.ts'
 import { currentUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { valid } from '../lib/validate.ts'
@@ -34,14 +35,15 @@ export function manageRoutes(ctx: AppContext) {
       if (!user) fail(404, 'User not found.')
       return c.json(user, 200)
     })
-    .patch('/users/:id', valid('json', userPatch), async (c) => {
+    // granting admin, disabling and deleting need a session: an admin's API token cannot (docs/api.md)
+    .patch('/users/:id', requireSession, valid('json', userPatch), async (c) => {
       const change = c.req.valid('json')
       const user = await updateUser(db, pathId(c.req.param('id'), 'User'), change)
       // sockets closed and jobs stopped at once, not at the next ping or the job's end
       if (change.disabled) await stopDisabledUser(ctx, user.id)
       return c.json(user, 200)
     })
-    .delete('/users/:id', async (c) => {
+    .delete('/users/:id', requireSession, async (c) => {
       await deleteUser(ctx, pathId(c.req.param('id'), 'User'))
       return c.body(null, 204)
     })

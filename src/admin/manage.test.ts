@@ -77,6 +77,34 @@ describe('admin routes: who may call them', () => {
   })
 })
 
+describe('GET actions from browsers without Sec-Fetch-Site', () => {
+  const actions = ['/api/admin/cron/run', '/api/admin/youtube/update_channel_videos', '/api/admin/youtube/update_subscriptions', '/api/admin/youtube/update_video_categories']
+  const refused = 'Cross-site request refused: send this action as a POST, or from a page of this site.'
+
+  test('refused without a same-origin Origin or Referer; a same-origin one, a POST or an API token is accepted', async () => {
+    for (const path of actions) {
+      // an older browser following a link or loading an image from another site: no header, or another site's
+      await expectError(boss.client.request(path), 403, refused)
+      await expectError(boss.client.request(path, { headers: { referer: 'http://evil.example/page' } }), 403, refused)
+      await expectError(boss.client.request(path, { headers: { origin: 'http://evil.example' } }), 403, refused)
+      await expectError(boss.client.request(path, { headers: { origin: 'null', referer: 'http://evil.example/' } }), 403, refused)
+      await expectError(boss.client.request(path, { headers: { referer: 'http://localhost.evil.example/admin' } }), 403, refused)
+    }
+    const ok = async (init: RequestInit) => {
+      const res = await boss.client.request('/api/admin/youtube/update_video_categories', init)
+      expect(res.status).toBe(200)
+    }
+    // app.request() runs at http://localhost
+    await ok({ headers: { referer: 'http://localhost/admin' } })
+    await ok({ headers: { origin: 'http://localhost' } })
+    await ok({ method: 'POST' })
+    const token = (await (await boss.client.post('/api/auth/tokens', { name: 'cron' })).json()) as { token: string }
+    await ok({ headers: { authorization: `Bearer ${token.token}` } })
+    // reading routes are not actions: the admin page reads them as before
+    expect((await boss.client.request('/api/admin/status')).status).toBe(200)
+  })
+})
+
 describe('status, schedules, jobs, mail', () => {
   test('status: version, database, queue, YouTube mode and quota, schedules', async () => {
     const status = await (await boss.client.get('/api/admin/status')).json()

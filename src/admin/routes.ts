@@ -3,9 +3,11 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { email } from '../auth/schema.ts'
 import { findUserByEmail } from '../auth/queries.ts'
+import { requireSession } from '../auth/bearer.ts'
 import { requireAdmin } from '../auth/session.ts'
 import type { AppContext, AppEnv } from '../context.ts'
 import { fail } from '../lib/errors.ts'
+import { isOwnOrigin } from '../lib/origin.ts'
 import { valid } from '../lib/validate.ts'
 import {
   channelIdSchema,
@@ -40,6 +42,26 @@ const refuseCrossSiteGet: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next()
 }
 
+/**
+ * Older browsers send no Sec-Fetch-Site: a GET action (it queues work) then has
+ * to show it comes from this site with its Origin or Referer, or be sent as a
+ * POST (which the app's origin check covers). An API token carries no ambient
+ * cookie, so a Bearer request needs neither.
+ */
+function sameOriginGetAction(trustProxy: boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const read = c.req.method === 'GET' || c.req.method === 'HEAD'
+    if (read && !c.get('apiTokenId') && !c.req.header('sec-fetch-site')) {
+      const origin = c.req.header('origin')
+      const from = origin && origin !== 'null' ? origin : c.req.header('referer')
+      if (!from || !isOwnOrigin(from, c.req, trustProxy)) {
+        fail(403, 'Cross-site request refused: send this action as a POST, or from a page of this site.')
+      }
+    }
+    await next()
+  }
+}
+
 const ACTION: ['GET', 'POST'] = ['GET', 'POST']
 
 /**
@@ -49,6 +71,7 @@ const ACTION: ['GET', 'POST'] = ['GET', 'POST']
  */
 export function adminRoutes(ctx: AppContext) {
   const { db, env } = ctx
+  const sameOrigin = sameOriginGetAction(env.TRUST_PROXY)
   return new Hono<AppEnv>()
     .use(requireAdmin)
     .use(refuseCrossSiteGet)
@@ -69,7 +92,8 @@ export function adminRoutes(ctx: AppContext) {
       if (!build) fail(409, 'No previous version.')
       return c.json({ version: build.version }, 200)
     })
-    .put('/tools/cookies', async (c) => {
+    // the cookies act for an account at a site: replacing or removing them needs a session, not an API token
+    .put('/tools/cookies', requireSession, async (c) => {
       // at most 1 MB: counted while it streams (src/app.ts)
       const text = await c.req.text().catch((err: unknown) => {
         if (err instanceof TooLarge) fail(413, 'Request body is too large.')
@@ -81,18 +105,18 @@ export function adminRoutes(ctx: AppContext) {
       const { count, domains } = await cookiesStatus(db)
       return c.json({ set: true, count, domains }, 200)
     })
-    .delete('/tools/cookies', async (c) => {
+    .delete('/tools/cookies', requireSession, async (c) => {
       await removeCookies(db)
       return c.body(null, 204)
     })
-    .on(ACTION, '/cron/run', async (c) => {
+    .on(ACTION, '/cron/run', sameOrigin, async (c) => {
       // every recurring job, now (loaded lazily: the registry pulls in every feature's jobs)
       const { jobModules } = await import('../jobs/registry.ts')
       const jobIds: string[] = []
       for (const s of jobModules.flatMap((m) => m.schedules ?? [])) jobIds.push(await ctx.jobs.enqueue(s.job, s.payload))
       return c.json({ jobIds }, 200)
     })
-    .on(ACTION, '/youtube/update_subscriptions', valid('query', subscriptionsQuery), async (c) => {
+    .on(ACTION, '/youtube/update_subscriptions', sameOrigin, valid('query', subscriptionsQuery), async (c) => {
       const { email } = c.req.valid('query')
       if (!email) return c.json({ jobIds: [await ctx.jobs.enqueue(syncSubscriptionsJob, {})] }, 200)
       const user = await findUserByEmail(db, email)
@@ -101,14 +125,14 @@ export function adminRoutes(ctx: AppContext) {
       const id = await ctx.jobs.enqueue(syncSubscriptionsJob, { userId: user.id }, { jobId: `youtube.syncSubscriptions.${user.id}` })
       return c.json({ jobIds: [id] }, 200)
     })
-    .on(ACTION, '/youtube/update_channel_videos', valid('query', channelVideosQuery), async (c) => {
+    .on(ACTION, '/youtube/update_channel_videos', sameOrigin, valid('query', channelVideosQuery), async (c) => {
       const { channel_id, date_after } = c.req.valid('query')
       const id = channel_id
         ? await enqueueChannelRefresh(ctx, channel_id, date_after)
         : await ctx.jobs.enqueue(refreshAllChannelsJob, date_after ? { dateAfter: date_after } : {})
       return c.json({ jobIds: [id] }, 200)
     })
-    .on(ACTION, '/youtube/update_video_categories', async (c) => {
+    .on(ACTION, '/youtube/update_video_categories', sameOrigin, async (c) => {
       return c.json({ jobIds: [await ctx.jobs.enqueue(refreshCategoriesJob, {})] }, 200)
     })
     .get('/youtube/quota', async (c) => {

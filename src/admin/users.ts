@@ -1,7 +1,8 @@
-import { and, asc, count, eq, ilike, isNull, ne, sql } from 'drizzle-orm'
+import { asc, count, eq, ilike, sql } from 'drizzle-orm'
 import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { deleteAccount } from '../auth/account.ts'
+import { assertNotLastAdmin, lockAdminChanges } from '../auth/admins.ts'
 import { sessionCache } from '../auth/session-cache.ts'
 import { sessions, users } from '../auth/tables.ts'
 import { fail } from '../lib/errors.ts'
@@ -74,17 +75,6 @@ export async function findUserIdByEmail(db: Db, email: string): Promise<string |
   return row?.id ?? null
 }
 
-/** Other enabled admins than `id`; the lock keeps two concurrent demotions from removing both. */
-async function assertNotLastAdmin(tx: Db, id: string) {
-  await tx.execute(sql`select id from users where admin for update`)
-  const [other] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.admin, true), isNull(users.disabledAt), ne(users.id, id)))
-    .limit(1)
-  if (!other) fail(409, 'Cannot remove the last admin.')
-}
-
 /**
  * Grants/revokes admin and disables/enables. Disabling ends the user's
  * sessions at once (rows deleted, this process's cache forgotten; other
@@ -92,10 +82,11 @@ async function assertNotLastAdmin(tx: Db, id: string) {
  */
 export async function updateUser(db: Db, id: string, change: { admin?: boolean; disabled?: boolean }): Promise<AdminUser> {
   await db.transaction(async (tx) => {
+    // the check and the change under one lock: two admins demoting each other cannot both succeed (src/auth/admins.ts)
+    await lockAdminChanges(tx)
     const [user] = await tx.select().from(users).where(eq(users.id, id))
     if (!user) fail(404, 'User not found.')
-    const losesAdmin = user.admin && !user.disabledAt && (change.admin === false || change.disabled === true)
-    if (losesAdmin) await assertNotLastAdmin(tx as unknown as Db, id)
+    if (change.admin === false || change.disabled === true) await assertNotLastAdmin(tx, id)
     const values: Partial<typeof users.$inferInsert> = {}
     if (change.admin !== undefined) values.admin = change.admin
     if (change.disabled !== undefined) values.disabledAt = change.disabled ? (user.disabledAt ?? new Date()) : null
@@ -110,6 +101,5 @@ export async function updateUser(db: Db, id: string, change: { admin?: boolean; 
 export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, id))
   if (!user) fail(404, 'User not found.')
-  if (user.admin && !user.disabledAt) await assertNotLastAdmin(ctx.db, id)
   await deleteAccount(ctx, user)
 }

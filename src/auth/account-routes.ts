@@ -24,12 +24,14 @@ export function accountRoutes(ctx: AppContext) {
   // guards per route: this router is mounted beside the public auth routes
   return new Hono<AppEnv>()
     .put('/password', requireSession, valid('json', changePasswordBody), async (c) => {
-      const { currentPassword, password } = c.req.valid('json')
+      const { currentPassword, password, keepTokens } = c.req.valid('json')
       const me = currentUser(c)
       await confirm(me.id, me.email, currentPassword)
       const sessionId = c.get('sessionId')!
-      await changePassword(db, me.id, password, sessionId)
+      // API tokens go too, unless asked to keep them (docs/decisions/157-tokens-after-recovery.md)
+      const revoked = await changePassword(db, me.id, password, { keepSessionId: sessionId, keepTokens })
       ctx.hub.closeSessions({ userId: me.id, exceptSessionId: sessionId })
+      for (const apiTokenId of revoked) ctx.hub.closeSessions({ apiTokenId })
       return c.body(null, 204)
     })
     .delete('/account', requireSession, valid('json', deleteAccountBody), async (c) => {

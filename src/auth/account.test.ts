@@ -54,8 +54,8 @@ describe('PUT /api/auth/password', () => {
     await expectError(other.get('/api/auth/session'), 401, 'Unauthorized')
     await expectError(new Client(t).post('/api/auth/login', { email, password }), 401, 'Incorrect email or password.')
     expect((await new Client(t).post('/api/auth/login', { email, password: 'brand new pass' })).status).toBe(200)
-    // API tokens are kept (docs/decisions/070-api-tokens.md)
-    expect((await t.app.request('/api/auth/session', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    // API tokens are revoked too, unless the change keeps them (src/auth/tokens-trust.test.ts)
+    expect((await t.app.request('/api/auth/session', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
   })
 
   test('401 without a session, 422 naming the field', async () => {

@@ -5,6 +5,8 @@ import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { musicJobs } from '../music/tables.ts'
 import { sessionCache } from './session-cache.ts'
+import { fail } from '../lib/errors.ts'
+import { assertNotLastAdmin, lockAdminChanges } from './admins.ts'
 import { users } from './tables.ts'
 
 /**
@@ -12,14 +14,21 @@ import { users } from './tables.ts'
  * API tokens, identities, WebDAV account, subscriptions and marks go with it
  * through the foreign keys), running jobs, their files under DATA_DIR, mails
  * saved for them (no SMTP_URL) and rate-limit counters naming them; their
- * listen sockets are closed.
+ * listen sockets are closed. The last enabled admin is refused (409
+ * `Cannot remove the last admin.`) and keeps everything.
  * See docs/decisions/071-account-changes-and-deletion.md. Used by DELETE /api/auth/account.
  */
 export async function deleteAccount(ctx: AppContext, user: { id: string; email: string }) {
   const { db, env } = ctx
   const jobs = await db.select({ id: musicJobs.id }).from(musicJobs).where(eq(musicJobs.userId, user.id))
-  // the rows go first so a running job cannot record anything after this
-  await db.delete(users).where(eq(users.id, user.id))
+  // the rows go first so a running job cannot record anything after this; never the last admin,
+  // checked under the admin-change lock in the same transaction (src/auth/admins.ts)
+  const gone = await db.transaction(async (tx) => {
+    await lockAdminChanges(tx)
+    await assertNotLastAdmin(tx, user.id)
+    return tx.delete(users).where(eq(users.id, user.id)).returning({ id: users.id })
+  })
+  if (!gone.length) fail(404, 'User not found.')
   sessionCache(db).forgetUser({ id: user.id })
   ctx.hub.closeSessions({ userId: user.id })
   for (const job of jobs) await ctx.jobs.cancel(job.id)

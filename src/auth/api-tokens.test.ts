@@ -56,7 +56,7 @@ describe('creating and listing', () => {
     expect(JSON.stringify(dump)).not.toContain(created.token)
 
     const listed = (await listTokens(alice)).find((x) => x.id === created.id)!
-    expect(listed).toEqual({ id: created.id, name: 'Shortcut', createdAt: expect.any(String), lastUsedAt: null })
+    expect(listed).toEqual({ id: created.id, name: 'Shortcut', createdAt: expect.any(String), lastUsedAt: null, expiresAt: null })
     expect((await listTokens(bob)).map((x) => x.id)).not.toContain(created.id)
 
     expect((await withToken(created.token, '/api/auth/session')).status).toBe(200)

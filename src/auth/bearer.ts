@@ -1,7 +1,7 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, or } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, SessionUser } from '../context.ts'
-import type { Db } from '../db/client.ts'
+import type { Db, Tx } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
 import { sessionCache } from './session-cache.ts'
 import { apiTokens, users } from './tables.ts'
@@ -16,8 +16,11 @@ import { hashToken, randomToken } from './tokens.ts'
 export const TOKEN_PREFIX = 'tf_'
 /** Cached validations live in the session cache under this prefix, so `forgetUser` drops them too. */
 const CACHE_PREFIX = 'token:'
-/** Cached entries carry an expiry; tokens have none. */
+/** Cached entries carry an expiry: the token's own, or this for tokens that do not expire. */
 const NEVER = new Date(8.64e15)
+
+/** Not past its `expiresAt` (a token without one does not expire). */
+const unexpired = () => or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, new Date()))
 
 /**
  * The token of an `Authorization: Bearer` header, or null when there is none.
@@ -45,33 +48,38 @@ export async function validateApiToken(db: Db, token: string): Promise<{ user: S
     .update(apiTokens)
     .set({ lastUsedAt: new Date() })
     .from(users)
-    .where(and(eq(apiTokens.hash, hash), eq(users.id, apiTokens.userId), isNull(users.disabledAt)))
-    .returning({ tokenId: apiTokens.id, id: users.id, email: users.email, admin: users.admin })
+    .where(and(eq(apiTokens.hash, hash), eq(users.id, apiTokens.userId), isNull(users.disabledAt), unexpired()))
+    .returning({ tokenId: apiTokens.id, id: users.id, email: users.email, admin: users.admin, expiresAt: apiTokens.expiresAt })
   if (!row) return null
   const user: SessionUser = { id: row.id, email: row.email, admin: row.admin }
-  cache.set(CACHE_PREFIX + hash, user, NEVER, Date.now(), row.tokenId)
+  // the cache drops the entry at the token's expiry (src/auth/session-cache.ts)
+  cache.set(CACHE_PREFIX + hash, user, row.expiresAt ?? NEVER, Date.now(), row.tokenId)
   return { user, tokenId: row.tokenId }
 }
 
-/** Not revoked and its user not disabled (for sockets, which outlive the request that opened them; see src/ws/listen.ts). */
+/** Not revoked, not expired and its user not disabled (for sockets, which outlive the request that opened them; see src/ws/listen.ts). */
 export async function apiTokenAlive(db: Db, tokenId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: apiTokens.id })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(and(eq(apiTokens.id, tokenId), isNull(users.disabledAt)))
+    .where(and(eq(apiTokens.id, tokenId), isNull(users.disabledAt), unexpired()))
   return !!row
 }
 
-export async function createApiToken(db: Db, userId: string, name: string) {
+/** A new token; `expiresAt` null: it does not expire. */
+export async function createApiToken(db: Db, userId: string, name: string, expiresAt: Date | null = null) {
   const token = TOKEN_PREFIX + randomToken()
-  const [row] = await db.insert(apiTokens).values({ userId, name, hash: hashToken(token) }).returning({ id: apiTokens.id, name: apiTokens.name })
+  const [row] = await db
+    .insert(apiTokens)
+    .values({ userId, name, hash: hashToken(token), expiresAt })
+    .returning({ id: apiTokens.id, name: apiTokens.name })
   return { ...row!, token }
 }
 
 export async function listApiTokens(db: Db, userId: string) {
   return db
-    .select({ id: apiTokens.id, name: apiTokens.name, createdAt: apiTokens.createdAt, lastUsedAt: apiTokens.lastUsedAt })
+    .select({ id: apiTokens.id, name: apiTokens.name, createdAt: apiTokens.createdAt, lastUsedAt: apiTokens.lastUsedAt, expiresAt: apiTokens.expiresAt })
     .from(apiTokens)
     .where(eq(apiTokens.userId, userId))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
@@ -85,6 +93,17 @@ export async function deleteApiToken(db: Db, userId: string, id: string): Promis
     .returning({ hash: apiTokens.hash })
   for (const { hash } of rows) sessionCache(db).forget(CACHE_PREFIX + hash)
   return rows.length > 0
+}
+
+/**
+ * Revokes every token of the user (password reset, password change): the ids
+ * revoked, whose listen sockets the caller closes. Inside the caller's
+ * transaction when given one; the process's cache is forgotten by the caller
+ * (sessionCache.forgetUser drops tokens too).
+ */
+export async function revokeUserApiTokens(db: Tx, userId: string): Promise<string[]> {
+  const rows = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id })
+  return rows.map((r) => r.id)
 }
 
 /**

@@ -25,14 +25,15 @@ describe('POST /api/auth/create', () => {
     expect(mail.to).toEqual([email])
     expect(mail.from).toBe('no-reply@tunefeed.local')
     expect(mail.subject).toBe('Verify your Tunefeed account')
-    expect(verifyLink(mail)).toMatch(/^http:\/\/localhost\/verify\/[a-z2-7]{32}$/)
+    // no PUBLIC_URL: the address the server listens on (app.request(): HOST 0.0.0.0, so localhost, and PORT)
+    expect(verifyLink(mail)).toMatch(/^http:\/\/localhost:3000\/verify\/[a-z2-7]{32}$/)
     expect(mail.html).toContain(verifyLink(mail))
     const [user] = await t.ctx.db.select().from(users).where(eq(users.email, email))
     expect(user!.verifiedAt).toBeNull()
     expect(user!.admin).toBe(false)
   })
 
-  test('the link uses PUBLIC_URL when set, else the forwarded origin behind a trusted proxy', async () => {
+  test('the link uses PUBLIC_URL when set; without it never the Host or X-Forwarded-Host a request names', async () => {
     const pub = await createTestApp({ smtpUrl: smtp.url, env: { PUBLIC_URL: 'https://music.example.org/' } })
     const proxied = await createTestApp({ smtpUrl: smtp.url, env: { TRUST_PROXY: '1' } })
     try {
@@ -44,9 +45,20 @@ describe('POST /api/auth/create', () => {
       await new Client(proxied).request('/api/auth/create', {
         method: 'POST',
         json: { email: b, password: 'password123' },
-        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'tunes.example.net' },
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', host: 'evil.example' },
       })
-      expect(verifyLink(await smtp.nextMail(b))).toStartWith('https://tunes.example.net/verify/')
+      expect(verifyLink(await smtp.nextMail(b))).toStartWith('http://localhost:3000/verify/')
+      const c = newEmail()
+      await new Client(t).request('http://evil.example/api/auth/create', {
+        method: 'POST',
+        json: { email: c, password: 'password123' },
+        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      })
+      expect(verifyLink(await smtp.nextMail(c))).toStartWith('http://localhost:3000/verify/')
+      // with PUBLIC_URL the headers do not matter either
+      const d = newEmail()
+      await new Client(pub).request('/api/auth/create', { method: 'POST', json: { email: d, password: 'password123' }, headers: { host: 'evil.example' } })
+      expect(verifyLink(await smtp.nextMail(d))).toStartWith('https://music.example.org/verify/')
     } finally {
       await pub.close()
       await proxied.close()

@@ -1,32 +1,70 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { SessionUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { userIdentities, users } from './tables.ts'
 
+/** What a provider sign-in leads to (src/auth/oidc-routes.ts turns it into a session or a redirect). */
+export type IdentitySignIn =
+  | { kind: 'user'; user: SessionUser }
+  /** An account has the e-mail but is not linked to this identity: its owner links it while signed in. */
+  | { kind: 'exists' }
+  | { kind: 'disabled' }
+
+/** The same address in any letter case (e-mails are stored lower-cased; this does not rely on it). */
+const sameEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`
+
 /**
- * The account an identity provider's verified e-mail signs into: the one
- * linked to its subject before, else the verified account with that e-mail
- * (linked now), else a new verified account without a password. A pending
- * (unverified) account with the address is replaced: its password was never
- * proven to belong to the address's owner. See docs/decisions/072-oidc-sign-in.md.
+ * The account a provider identity signs into (docs/decisions/155-identity-linking.md):
+ * the one linked to its subject; with none linked, a new verified account
+ * without a password for a verified e-mail that no account has. An existing
+ * account with that e-mail is never reached this way (`exists`): the provider
+ * asserting an address does not prove the person owns the account. A pending
+ * (unverified) password account with the address is replaced: its password was
+ * never proven to belong to the address's owner. A disabled user gets nothing.
  */
-export async function userForIdentity(db: Db, provider: string, subject: string, email: string): Promise<SessionUser> {
+export async function signInWithIdentity(db: Db, provider: string, subject: string, email: string): Promise<IdentitySignIn> {
   return db.transaction(async (tx) => {
     const [linked] = await tx
-      .select({ id: users.id, email: users.email, admin: users.admin })
+      .select({ id: users.id, email: users.email, admin: users.admin, disabledAt: users.disabledAt })
       .from(userIdentities)
       .innerJoin(users, eq(users.id, userIdentities.userId))
       .where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, subject)))
-    if (linked) return linked
-    await tx.delete(users).where(and(eq(users.email, email), isNull(users.verifiedAt)))
-    const [existing] = await tx.select({ id: users.id, email: users.email, admin: users.admin }).from(users).where(eq(users.email, email))
-    const user =
-      existing ??
-      (await tx
-        .insert(users)
-        .values({ email, passwordHash: null, verifiedAt: new Date() })
-        .returning({ id: users.id, email: users.email, admin: users.admin }))[0]!
+    if (linked) return linked.disabledAt ? { kind: 'disabled' } : { kind: 'user', user: { id: linked.id, email: linked.email, admin: linked.admin } }
+    await tx.delete(users).where(and(sameEmail(email), isNull(users.verifiedAt)))
+    const [existing] = await tx.select({ id: users.id }).from(users).where(sameEmail(email))
+    if (existing) return { kind: 'exists' }
+    // a sign-up of the same address that committed meanwhile wins on the unique e-mail
+    const [user] = await tx
+      .insert(users)
+      .values({ email: email.toLowerCase(), passwordHash: null, verifiedAt: new Date() })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id, email: users.email, admin: users.admin })
+    if (!user) return { kind: 'exists' }
     await tx.insert(userIdentities).values({ provider, subject, userId: user.id })
-    return user
+    return { kind: 'user', user }
   })
+}
+
+/** Linking a provider identity to the signed-in account: `linked`, or `taken` by another account. */
+export async function linkIdentity(db: Db, provider: string, subject: string, userId: string): Promise<'linked' | 'taken'> {
+  const [row] = await db
+    .insert(userIdentities)
+    .values({ provider, subject, userId })
+    .onConflictDoUpdate({
+      target: [userIdentities.provider, userIdentities.subject],
+      // already this account's: nothing changes; another account's: left alone
+      set: { userId: sql`${userIdentities.userId}` },
+      setWhere: eq(userIdentities.userId, userId),
+    })
+    .returning({ userId: userIdentities.userId })
+  return row ? 'linked' : 'taken'
+}
+
+/** The identities linked to a user, oldest first. */
+export async function listIdentities(db: Db, userId: string) {
+  return db
+    .select({ provider: userIdentities.provider, createdAt: userIdentities.createdAt })
+    .from(userIdentities)
+    .where(eq(userIdentities.userId, userId))
+    .orderBy(asc(userIdentities.createdAt))
 }

@@ -10,12 +10,15 @@ export function verificationMail(to: string, link: string): Mail {
   }
 }
 
+/** What a reset does besides the password (src/auth/routes.ts, POST /reset). */
+export const RESET_ENDS = 'Resetting signs you out everywhere and revokes your API tokens: create new ones afterwards.'
+
 export function resetMail(to: string, code: string): Mail {
   const minutes = RESET_TTL_MS / 60_000
   return {
     to,
     subject: 'Your Tunefeed password reset code',
-    text: `Your password reset code is: ${code}\n\nIt is valid for ${minutes} minutes and can be used once.\nIf you did not ask for it, ignore this e-mail.\n`,
-    html: `<p>Your password reset code is:</p><p style="font-size:24px;font-family:monospace;letter-spacing:4px"><b>${code}</b></p><p>It is valid for ${minutes} minutes and can be used once. If you did not ask for it, ignore this e-mail.</p>`,
+    text: `Your password reset code is: ${code}\n\nIt is valid for ${minutes} minutes and can be used once.\n${RESET_ENDS}\nIf you did not ask for it, ignore this e-mail.\n`,
+    html: `<p>Your password reset code is:</p><p style="font-size:24px;font-family:monospace;letter-spacing:4px"><b>${code}</b></p><p>It is valid for ${minutes} minutes and can be used once. ${RESET_ENDS}</p><p>If you did not ask for it, ignore this e-mail.</p>`,
   }
 }

@@ -8,10 +8,10 @@ import { log } from '../lib/logger.ts'
 import { publicOrigin, requestProtocol } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
-import { userForIdentity } from './identities.ts'
+import { linkIdentity, listIdentities, signInWithIdentity } from './identities.ts'
 import { OIDC_PROVIDER_ID, OidcClient, OidcError, type OidcAttempt } from './oidc.ts'
-import type { Provider } from './schema.ts'
-import { createSession, setSessionCookie } from './session.ts'
+import type { LinkedIdentity, Provider } from './schema.ts'
+import { createSession, currentUser, setSessionCookie } from './session.ts'
 
 const ATTEMPT_COOKIE = 'tunefeed_oidc'
 const ATTEMPT_PATH = '/api/auth/oidc/'
@@ -30,6 +30,8 @@ const startQuery = z.object({
     .max(2000)
     .refine(isSameSitePath, 'must be a path on this site')
     .optional(),
+  /** `1`: link the identity to the signed-in account instead of signing in (the Account page's "Link"). */
+  link: z.enum(['1', 'true'], { error: 'must be 1' }).optional(),
 })
 const callbackQuery = z.object({
   code: z.string().max(4000).optional(),
@@ -37,8 +39,18 @@ const callbackQuery = z.object({
   error: z.string().max(200).optional(),
 })
 
-/** Where the login page explains a failed provider sign-in (web/src: the login page reads `oidc_error`). */
-export type OidcFailure = 'state' | 'denied' | 'unverified' | 'unavailable' | 'failed'
+/**
+ * Where the login page explains a failed provider sign-in (web/src: the login page reads `oidc_error`):
+ * `exists` is an account with the provider's e-mail not linked to the identity, `disabled` a disabled account.
+ * A failed link goes to the Account page with the same parameter (`taken`: the identity is another account's).
+ */
+export type OidcFailure = 'state' | 'denied' | 'unverified' | 'unavailable' | 'failed' | 'exists' | 'disabled' | 'taken'
+
+interface Attempt extends OidcAttempt {
+  next: string
+  /** The signed-in user the identity is to be linked to (a link attempt), else absent. */
+  link?: string
+}
 
 /**
  * GET /api/auth/providers, /api/auth/oidc/{id}/start and …/callback. Start and
@@ -50,6 +62,8 @@ export function oidcRoutes(ctx: AppContext) {
   const client = OidcClient.fromEnv(env)
   const redirectUri = (c: Context) => `${publicOrigin(c.req, env)}/api/auth/oidc/${OIDC_PROVIDER_ID}/callback`
   const toLogin = (c: Context, reason: OidcFailure) => c.redirect(`/login?oidc_error=${reason}`, 302)
+  const toAccount = (c: Context, outcome: OidcFailure | 'linked') =>
+    c.redirect(outcome === 'linked' ? '/account?oidc_linked=1' : `/account?oidc_error=${outcome}`, 302)
   const provider = (c: Context) => {
     if (!client || c.req.param('id') !== OIDC_PROVIDER_ID) fail(404, 'Provider not found.')
     return client
@@ -60,19 +74,35 @@ export function oidcRoutes(ctx: AppContext) {
       const providers: Provider[] = client ? [{ id: OIDC_PROVIDER_ID, name: client.name }] : []
       return c.json({ providers, passwordSignup: env.SIGNUP !== 'oidc-only' }, 200)
     })
+    .get('/identities', async (c) => {
+      const me = currentUser(c)
+      const rows = await listIdentities(db, me.id)
+      const identities: LinkedIdentity[] = rows.map((r) => ({
+        provider: r.provider,
+        name: client && r.provider === OIDC_PROVIDER_ID ? client.name : r.provider,
+        createdAt: r.createdAt.toISOString(),
+      }))
+      return c.json({ identities }, 200)
+    })
     .get('/oidc/:id/start', valid('query', startQuery), async (c) => {
       const oidc = provider(c)
+      const { next, link } = c.req.valid('query')
+      // linking needs the account's own session (an API token cannot add a way into the account)
+      if (link) {
+        if (!c.get('user')) fail(401, 'Unauthorized')
+        if (c.get('apiTokenId')) fail(403, 'API tokens cannot be used here; sign in instead.')
+      }
       await hit(db, `oidc:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, env.RATE_LIMIT_WINDOW_SECONDS)
       let started: Awaited<ReturnType<OidcClient['start']>>
       try {
         started = await oidc.start(redirectUri(c))
       } catch (err) {
         log.warn('oidc start failed', { error: err instanceof Error ? err.message : String(err) })
-        return toLogin(c, err instanceof OidcError ? err.kind : 'failed')
+        const reason = err instanceof OidcError ? err.kind : 'failed'
+        return link ? toAccount(c, reason) : toLogin(c, reason)
       }
-      const sealed = await cipher.encrypt(
-        JSON.stringify({ ...started.attempt, next: c.req.valid('query').next ?? '/', until: Date.now() + ATTEMPT_TTL_SECONDS * 1000 }),
-      )
+      const attempt: Attempt = { ...started.attempt, next: next ?? (link ? '/account' : '/'), ...(link ? { link: c.get('user')!.id } : {}) }
+      const sealed = await cipher.encrypt(JSON.stringify({ ...attempt, until: Date.now() + ATTEMPT_TTL_SECONDS * 1000 }))
       setCookie(c, ATTEMPT_COOKIE, sealed, {
         httpOnly: true,
         // Lax: the provider sends the browser back with a top-level GET, which carries it
@@ -91,25 +121,34 @@ export function oidcRoutes(ctx: AppContext) {
       const attempt = await openAttempt(getCookie(c, ATTEMPT_COOKIE))
       deleteCookie(c, ATTEMPT_COOKIE, { path: ATTEMPT_PATH })
       if (!attempt || !state || state !== attempt.state) return toLogin(c, 'state')
-      if (error || !code) return toLogin(c, 'denied')
+      const refuse = (reason: OidcFailure) => (attempt.link ? toAccount(c, reason) : toLogin(c, reason))
+      if (error || !code) return refuse('denied')
       let identity
       try {
         identity = await oidc.finish(redirectUri(c), code, attempt)
       } catch (err) {
         log.warn('oidc sign-in failed', { error: err instanceof Error ? err.message : String(err) })
-        return toLogin(c, err instanceof OidcError ? err.kind : 'failed')
+        return refuse(err instanceof OidcError ? err.kind : 'failed')
+      }
+      if (attempt.link) {
+        // still the same person signed in here (the session cookie comes along on this top-level GET)
+        if (c.get('user')?.id !== attempt.link || !c.get('sessionId')) return toLogin(c, 'state')
+        const linked = await linkIdentity(db, OIDC_PROVIDER_ID, identity.subject, attempt.link)
+        if (linked === 'taken') log.info('oidc link refused: the identity is linked to another account', { userId: attempt.link })
+        return toAccount(c, linked)
       }
       if (!identity.email || !identity.emailVerified) return toLogin(c, 'unverified')
-      const user = await userForIdentity(db, OIDC_PROVIDER_ID, identity.subject, identity.email)
-      const { token, expiresAt } = await createSession(db, user.id)
+      const found = await signInWithIdentity(db, OIDC_PROVIDER_ID, identity.subject, identity.email)
+      if (found.kind !== 'user') return toLogin(c, found.kind)
+      const { token, expiresAt } = await createSession(db, found.user.id)
       setSessionCookie(c, token, expiresAt, env.TRUST_PROXY)
       return c.redirect(isSameSitePath(attempt.next) ? attempt.next : '/', 302)
     })
 
-  async function openAttempt(sealed: string | undefined): Promise<(OidcAttempt & { next: string }) | null> {
+  async function openAttempt(sealed: string | undefined): Promise<Attempt | null> {
     if (!sealed || sealed.length > 4000) return null
     try {
-      const value = JSON.parse(await cipher.decrypt(sealed)) as OidcAttempt & { next: string; until: number }
+      const value = JSON.parse(await cipher.decrypt(sealed)) as Attempt & { until: number }
       return value.until > Date.now() ? value : null
     } catch {
       return null

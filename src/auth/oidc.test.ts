@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError, setCookie } from '../../tests/support/http.ts'
 import { signInAtProvider, startOidcProvider, type TestOidc } from '../../tests/support/oidc.ts'
-import { userIdentities, users } from './tables.ts'
+import { updateUser } from '../admin/users.ts'
+import { sessions, userIdentities, users } from './tables.ts'
 
 // Sign-in through a real OpenID provider (oidc-provider on 127.0.0.1), driven
 // through its own login and consent forms. app.request() runs at http://localhost.
@@ -106,19 +107,28 @@ describe('signing in', () => {
     await expectError(new Client(t).post('/api/auth/login', { email, password: 'anything at all' }), 401, 'Incorrect email or password.')
   })
 
-  test('an existing password account with that e-mail is linked; both ways keep working; later sign-ins follow the subject', async () => {
+  test('an existing password account with that e-mail is not signed into nor linked: back to /login with `exists`', async () => {
     const { email, password } = await signUp(t)
     const [before] = await t.ctx.db.select().from(users).where(eq(users.email, email))
-    const login = idpUser(email)
-    const first = await signIn(login)
-    expect(first.location).toBe('/')
-    expect(await whoIs(first.session)).toBe(email)
-    expect((await t.ctx.db.select().from(userIdentities).where(eq(userIdentities.userId, before!.id)))[0]!.subject).toBe(login)
+    const result = await signIn(idpUser(email))
+    expect(result).toEqual({ status: 302, location: '/login?oidc_error=exists', session: null })
+    expect(await t.ctx.db.select().from(userIdentities).where(eq(userIdentities.userId, before!.id))).toEqual([])
+    // the account is as it was: one row, its password still signs in
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(1)
     expect((await new Client(t).post('/api/auth/login', { email, password })).status).toBe(200)
-    // the provider's e-mail changes: the link by subject still signs into the same account
-    idp.users.set(login, { email: newEmail(), emailVerified: true })
-    expect(await whoIs((await signIn(login)).session)).toBe(email)
-    expect(await t.ctx.db.select().from(users).where(eq(users.id, before!.id))).toHaveLength(1)
+  })
+
+  test("the admin's e-mail asserted in upper case: nobody is signed in, nothing is linked or created", async () => {
+    const admin = await signUp(t)
+    await t.ctx.db.update(users).set({ admin: true }).where(eq(users.email, admin.email))
+    const login = idpUser(admin.email.toUpperCase())
+    const result = await signIn(login)
+    expect(result).toEqual({ status: 302, location: '/login?oidc_error=exists', session: null })
+    const rows = await t.ctx.db.select().from(users).where(sql`lower(${users.email}) = ${admin.email}`)
+    expect(rows).toHaveLength(1)
+    expect(await t.ctx.db.select().from(userIdentities).where(eq(userIdentities.subject, login))).toEqual([])
+    // and again (a second try does not slip through)
+    expect((await signIn(login)).session).toBeNull()
   })
 
   test('a pending (unverified) password account with that e-mail is replaced, its password stops working', async () => {
@@ -130,6 +140,92 @@ describe('signing in', () => {
     expect(rows).toHaveLength(1)
     expect(rows[0]!.verifiedAt).toBeInstanceOf(Date)
     await expectError(new Client(t).post('/api/auth/login', { email, password: 'squatter-pass' }), 401, 'Incorrect email or password.')
+  })
+})
+
+/** GET …/start?link=1 with the client's session cookie (Client's one-cookie jar would keep the attempt cookie instead). */
+const startLink = (client: Client) => t.app.request('/api/auth/oidc/default/start?link=1', { headers: { cookie: client.cookie } })
+
+describe('linking from the Account page', () => {
+  /** GET …/start?link=1 with the signed-in client's cookie; the callback carries both cookies, as a browser would. */
+  async function link(client: Client, login: string) {
+    const res = await startLink(client)
+    expect(res.status).toBe(302)
+    const attempt = `tunefeed_oidc=${setCookie(res, 'tunefeed_oidc')!.value}`
+    const back = await signInAtProvider(res.headers.get('location')!, login)
+    const r = await t.app.request(`${back.pathname}${back.search}`, { headers: { cookie: `${attempt}; ${client.cookie}` } })
+    return { status: r.status, location: r.headers.get('location'), session: setCookie(r, 'tunefeed_session')?.value || null }
+  }
+
+  test('the owner links while signed in; from then on the provider signs into that account, by subject', async () => {
+    const { client, email, password } = await signUp(t)
+    const login = idpUser(email.toUpperCase())
+    expect((await signIn(login)).location).toBe('/login?oidc_error=exists')
+    expect(await (await client.get('/api/auth/identities')).json()).toEqual({ identities: [] })
+    // no new session is made: the signed-in one goes on
+    expect(await link(client, login)).toEqual({ status: 302, location: '/account?oidc_linked=1', session: null })
+    const listed = (await (await client.get('/api/auth/identities')).json()) as { identities: { provider: string; name: string; createdAt: string }[] }
+    expect(listed.identities).toEqual([{ provider: 'default', name: 'Test ID', createdAt: expect.any(String) }])
+    const first = await signIn(login)
+    expect(first.location).toBe('/')
+    expect(await whoIs(first.session)).toBe(email)
+    // the provider's e-mail changes: the link by subject still signs into the same account; the password still works
+    idp.users.set(login, { email: newEmail(), emailVerified: true })
+    expect(await whoIs((await signIn(login)).session)).toBe(email)
+    expect((await new Client(t).post('/api/auth/login', { email, password })).status).toBe(200)
+    // linking the same identity again is fine
+    expect((await link(client, login)).location).toBe('/account?oidc_linked=1')
+  })
+
+  test("an identity linked to another account is not moved (`taken`); the provider's e-mail does not matter for a link", async () => {
+    const owner = await signUp(t)
+    const login = idpUser(newEmail())
+    expect((await link(owner.client, login)).location).toBe('/account?oidc_linked=1')
+    const other = await signUp(t)
+    expect(await link(other.client, login)).toEqual({ status: 302, location: '/account?oidc_error=taken', session: null })
+    expect(await whoIs((await signIn(login)).session)).toBe(owner.email)
+    expect(await (await other.client.get('/api/auth/identities')).json()).toEqual({ identities: [] })
+  })
+
+  test('link=1 needs a signed-in session: 401 without one, 403 with an API token; a session that ended meanwhile links nothing', async () => {
+    await expectError(t.app.request('/api/auth/oidc/default/start?link=1'), 401, 'Unauthorized')
+    await expectError(t.app.request('/api/auth/identities'), 401, 'Unauthorized')
+    const { client } = await signUp(t)
+    const { token } = (await (await client.post('/api/auth/tokens', { name: 'script' })).json()) as { token: string }
+    await expectError(t.app.request('/api/auth/oidc/default/start?link=1', { headers: { authorization: `Bearer ${token}` } }), 403)
+    expect(await expectError(client.request('/api/auth/oidc/default/start?link=yes'), 422)).toContain('link')
+    // signed out between start and callback
+    const res = await startLink(client)
+    const attempt = `tunefeed_oidc=${setCookie(res, 'tunefeed_oidc')!.value}`
+    const login = idpUser(newEmail())
+    const back = await signInAtProvider(res.headers.get('location')!, login)
+    const stale = client.cookie
+    expect((await client.request('/api/auth/logout', { method: 'DELETE' })).status).toBe(200)
+    const r = await t.app.request(`${back.pathname}${back.search}`, { headers: { cookie: `${attempt}; ${stale}` } })
+    expect(r.headers.get('location')).toBe('/login?oidc_error=state')
+    expect(await t.ctx.db.select().from(userIdentities).where(eq(userIdentities.subject, login))).toEqual([])
+  })
+})
+
+describe('a disabled user', () => {
+  test('gets no session from the provider', async () => {
+    const { client, email } = await signUp(t)
+    const login = idpUser(email)
+    const res = await startLink(client)
+    const back = await signInAtProvider(res.headers.get('location')!, login)
+    await t.app.request(`${back.pathname}${back.search}`, { headers: { cookie: `tunefeed_oidc=${setCookie(res, 'tunefeed_oidc')!.value}; ${client.cookie}` } })
+    expect(await whoIs((await signIn(login)).session)).toBe(email)
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email))
+    await updateUser(t.ctx.db, row!.id, { disabled: true })
+    expect(await signIn(login)).toEqual({ status: 302, location: '/login?oidc_error=disabled', session: null })
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, row!.id))).toEqual([])
+    // a provider-made account too
+    const made = newEmail()
+    const madeLogin = idpUser(made)
+    expect(await whoIs((await signIn(madeLogin)).session)).toBe(made)
+    const [madeRow] = await t.ctx.db.select().from(users).where(eq(users.email, made))
+    await updateUser(t.ctx.db, madeRow!.id, { disabled: true })
+    expect((await signIn(madeLogin)).location).toBe('/login?oidc_error=disabled')
   })
 })
 

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { revokeUserApiTokens } from './bearer.ts'
 import { sessionCache } from './session-cache.ts'
 import { authTokens, sessions, users } from './tables.ts'
 import { hashToken, randomCode, randomToken } from './tokens.ts'
@@ -81,16 +82,25 @@ export async function markVerified(db: Db, userId: string) {
 
 /**
  * Sets a new password and revokes every session of the user (but `keepSessionId`,
- * the one that changed it), in one transaction.
+ * the one that changed it) and every API token (unless `keepTokens`), in one
+ * transaction. Returns the ids of the revoked tokens (their sockets are the caller's to close).
  */
-export async function changePassword(db: Db, userId: string, password: string, keepSessionId?: string) {
+export async function changePassword(
+  db: Db,
+  userId: string,
+  password: string,
+  opts: { keepSessionId?: string; keepTokens?: boolean } = {},
+): Promise<string[]> {
   const passwordHash = await hashPassword(password)
-  await db.transaction(async (tx) => {
+  const revoked = await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, userId))
-    const others = keepSessionId ? ne(sessions.id, keepSessionId) : undefined
+    const others = opts.keepSessionId ? ne(sessions.id, opts.keepSessionId) : undefined
     await tx.delete(sessions).where(and(eq(sessions.userId, userId), others))
+    return opts.keepTokens ? [] : revokeUserApiTokens(tx, userId)
   })
+  // sessions and tokens alike (src/auth/bearer.ts caches tokens with their user)
   sessionCache(db).forgetUser({ id: userId })
+  return revoked
 }
 
 export async function setAdmin(db: Db, email: string, admin: boolean): Promise<boolean> {

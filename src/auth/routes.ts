@@ -3,7 +3,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { clientIp } from '../lib/client-ip.ts'
 import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
-import { publicOrigin, type RequestLike } from '../lib/origin.ts'
+import { mailOrigin } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
 import { assertNotLockedOut, clearLoginFailures, recordLoginFailure } from './lockout.ts'
@@ -33,11 +33,11 @@ export function authRoutes(ctx: AppContext) {
     if (email) await hit(db, `${action}:email:${email}`, env.RATE_LIMIT_MAX, window)
   }
 
-  /** A new link (the older ones stop working) mailed to a pending account. */
-  const sendVerification = async (c: { req: RequestLike }, userId: string, email: string) => {
+  /** A new link (the older ones stop working) mailed to a pending account; its host never comes from the request. */
+  const sendVerification = async (c: { env: unknown }, userId: string, email: string) => {
     const token = await issueToken(db, userId, 'verify')
     try {
-      await ctx.mailer.send(verificationMail(email, `${publicOrigin(c.req, env)}/verify/${token}`))
+      await ctx.mailer.send(verificationMail(email, `${mailOrigin(c.env, env)}/verify/${token}`))
     } catch (err) {
       log.error('verification mail failed', { to: email, ...errorFields(err) })
     }
@@ -116,8 +116,8 @@ export function authRoutes(ctx: AppContext) {
       await limit(c, 'reset')
       const userId = await consumeToken(db, token, 'reset')
       if (!userId) fail(400, 'Token is not valid.')
+      // every session and API token of the user ends with the reset: their open sockets too
       await changePassword(db, userId, password)
-      // every session of the user ended with the reset: their open sockets too
       ctx.hub.closeSessions({ userId })
       clearSessionCookie(c)
       return c.body(null, 204)

@@ -21,12 +21,60 @@ export const verifyQuery = z.object({ token: z.string({ error: required }).min(1
 export type SessionResponse = { email: string; admin: boolean }
 
 export const sendVerify = z.object({ email })
-export const changePasswordBody = z.object({ currentPassword: z.string({ error: required }).min(1, 'Required').max(1024), password })
+/** `keepTokens`: the user's API tokens stay (without it a change revokes them, as a reset does). */
+export const changePasswordBody = z.object({
+  currentPassword: z.string({ error: required }).min(1, 'Required').max(1024),
+  password,
+  keepTokens: z.boolean().optional(),
+})
 export const deleteAccountBody = z.object({ password: z.string({ error: required }).min(1, 'Required').max(1024) })
+/** Latest expiry a token may be given, from now (tokens without `expiresAt` do not expire). */
+export const TOKEN_MAX_DAYS = 366
+const DAY_MS = 24 * 60 * 60 * 1000
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+const isoDateTime = z.iso.datetime({ offset: true })
+
+/** An ISO date (`2027-01-31`: through the end of that day, UTC) or date-time with a zone; null when it is neither. */
+export function parseTokenExpiry(value: string): Date | null {
+  if (ISO_DAY.test(value)) {
+    const end = new Date(`${value}T23:59:59.999Z`)
+    // 2027-02-30 is not a day
+    return Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== value ? null : end
+  }
+  if (!isoDateTime.safeParse(value).success) return null
+  const at = new Date(value)
+  return Number.isNaN(at.getTime()) ? null : at
+}
+
+/** `expiresAt` of a new token: in the future and at most TOKEN_MAX_DAYS ahead; normalized to an ISO date-time (UTC). */
+export const tokenExpiresAt = z
+  .string()
+  .trim()
+  .max(40, 'Must be an ISO date such as 2027-01-31 or 2027-01-31T18:00:00Z')
+  .transform((value, ctx) => {
+    const at = parseTokenExpiry(value)
+    const problem = !at
+      ? 'Must be an ISO date such as 2027-01-31 or 2027-01-31T18:00:00Z'
+      : at.getTime() <= Date.now()
+        ? 'Must be in the future'
+        : at.getTime() > Date.now() + TOKEN_MAX_DAYS * DAY_MS
+          ? `Must be at most ${TOKEN_MAX_DAYS} days from now`
+          : null
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem })
+      return z.NEVER
+    }
+    return at!.toISOString()
+  })
+
 export const createApiTokenBody = z.object({
   name: z.string({ error: required }).trim().min(1, 'Required').max(100, 'At most 100 characters'),
+  /** Optional; null or absent: the token does not expire. */
+  expiresAt: tokenExpiresAt.nullish(),
 })
 
-export type ApiToken = { id: string; name: string; createdAt: string; lastUsedAt: string | null }
+export type ApiToken = { id: string; name: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null }
 export type CreatedApiToken = { id: string; name: string; token: string }
 export type Provider = { id: string; name: string }
+/** A provider identity linked to the signed-in account (GET /api/auth/identities). */
+export type LinkedIdentity = { provider: string; name: string; createdAt: string }

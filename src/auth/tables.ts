@@ -67,6 +67,8 @@ export const apiTokens = pgTable(
     hash: text('hash').notNull().unique(),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastUsedAt: ts('last_used_at'),
+    /** Chosen at creation; null: the token does not expire. Past it the token is refused like a revoked one. */
+    expiresAt: ts('expires_at'),
   },
   (t) => [index('api_tokens_user_idx').on(t.userId)],
 )

@@ -21,13 +21,15 @@ export function tokenRoutes(ctx: AppContext) {
         ...r,
         createdAt: r.createdAt.toISOString(),
         lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+        expiresAt: r.expiresAt?.toISOString() ?? null,
       }))
       return c.json({ tokens }, 200)
     })
     .post('/', valid('json', createApiTokenBody), async (c) => {
       const userId = currentUser(c).id
       if ((await listApiTokens(db, userId)).length >= MAX_API_TOKENS) fail(409, `At most ${MAX_API_TOKENS} tokens; revoke one first.`)
-      const created: CreatedApiToken = await createApiToken(db, userId, c.req.valid('json').name)
+      const { name, expiresAt } = c.req.valid('json')
+      const created: CreatedApiToken = await createApiToken(db, userId, name, expiresAt ? new Date(expiresAt) : null)
       return c.json(created, 201)
     })
     .delete('/:id', async (c) => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { isOwnOrigin, publicOrigin, requestHost, requestProtocol } from './origin.ts'
+import { isOwnOrigin, listenOrigin, mailOrigin, publicOrigin, requestHost, requestProtocol } from './origin.ts'
 
 const req = (url: string, headers: Record<string, string> = {}) => {
   const h = new Headers(headers)
@@ -34,5 +34,18 @@ describe('origin', () => {
     expect(publicOrigin(r, { PUBLIC_URL: 'https://music.example.org/', TRUST_PROXY: true })).toBe('https://music.example.org')
     expect(requestHost(r, false)).toBe('127.0.0.1:3000')
     expect(isOwnOrigin('not a url', r, false)).toBe(false)
+  })
+
+  test('mail links: PUBLIC_URL, else the listening address (localhost for a wildcard), with the port', () => {
+    const env = { HOST: '0.0.0.0', PORT: 3000 }
+    expect(mailOrigin(undefined, { ...env, PUBLIC_URL: 'https://music.example.org/' })).toBe('https://music.example.org')
+    expect(mailOrigin(undefined, env)).toBe('http://localhost:3000')
+    expect(mailOrigin({ hostname: '0.0.0.0', port: 41234 }, env)).toBe('http://localhost:41234')
+    expect(mailOrigin({ hostname: '127.0.0.1', port: 41234 }, env)).toBe('http://127.0.0.1:41234')
+    expect(mailOrigin({ hostname: '::', port: 8080 }, env)).toBe('http://localhost:8080')
+    expect(listenOrigin({ hostname: '::1', port: 8080 }, env)).toBe('http://[::1]:8080')
+    expect(listenOrigin({ hostname: '192.168.1.20', port: 80 }, env)).toBe('http://192.168.1.20')
+    // PORT=0 before the server listens: the real port comes from the server object
+    expect(listenOrigin({ hostname: 'localhost', port: 0 }, { HOST: 'localhost', PORT: 3000 })).toBe('http://localhost:3000')
   })
 })

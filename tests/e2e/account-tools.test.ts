@@ -108,6 +108,50 @@ describe('sign in with an identity provider', () => {
     await context.close()
   }, 60_000)
 
+  test('an existing account is not taken over: the login page says to link it; linked from the Account page, the provider signs in', async () => {
+    const cookie = await signUpOverHttp(server.url, dataDir)
+    const email = (await (await fetch(`${server.url}/api/auth/session`, { headers: { cookie } })).json()).email as string
+    // the provider asserts the same address, in upper case
+    idp.users.set('cara', { email: email.toUpperCase(), emailVerified: true })
+    const outsider = await newPage()
+    await outsider.page.goto('/login')
+    await outsider.page.getByRole('link', { name: 'Sign in with Pocket ID' }).click()
+    await atProvider(outsider.page, 'cara')
+    await outsider.page.waitForURL((url) => url.origin === server.url && url.pathname === '/login')
+    await outsider.page
+      .getByRole('alert')
+      .getByText('An account with this e-mail already exists. Sign in with your password, then link Pocket ID on the Account page.')
+      .waitFor()
+    await shot(outsider.page, 'login-provider-exists')
+    expect(await axeFindings(outsider.page, 'login after a provider sign-in for an existing account')).toEqual([])
+    expect((await outsider.context.cookies()).some((c) => c.name === 'tunefeed_session')).toBe(false)
+    await outsider.context.close()
+
+    const { context, page, errors } = await signedInWithCookie(cookie)
+    await page.goto('/account')
+    const providers = page.getByRole('list', { name: 'Sign-in providers' })
+    await providers.getByText('Not linked').waitFor()
+    await providers.getByRole('link', { name: 'Link Pocket ID' }).click()
+    await atProvider(page, 'cara')
+    await page.waitForURL((url) => url.origin === server.url && url.pathname === '/account')
+    await page.getByRole('status').getByText('Pocket ID is linked: you can sign in with it now.').waitFor()
+    await providers.getByText(/^Linked /).waitFor()
+    await shot(page, 'account-provider-linked')
+    await page.mouse.move(0, 0)
+    expect(await axeFindings(page, 'Account tab with a linked provider')).toEqual([])
+    expect(errors).toEqual([])
+    await context.close()
+
+    const again = await newPage()
+    await again.page.goto('/login')
+    await again.page.getByRole('link', { name: 'Sign in with Pocket ID' }).click()
+    await atProvider(again.page, 'cara')
+    await again.page.waitForURL((url) => url.origin === server.url && url.pathname !== '/login')
+    await again.page.goto('/account')
+    expect(await again.page.getByLabel('Email').inputValue()).toBe(email)
+    await again.context.close()
+  }, 90_000)
+
   test('SIGNUP=oidc-only: no password sign-up in the app', async () => {
     const closedDir = mkdtempSync(join(tmpdir(), 'tunefeed-account-e2e-closed-'))
     const closed = await startServerProcess({
@@ -138,7 +182,7 @@ describe('sign in with an identity provider', () => {
 })
 
 describe('account tools', () => {
-  test('API tokens: create (shown once, copy), use, last use listed, revoke', async () => {
+  test('API tokens: create (shown once, copy) with an expiry date, use, last use listed, revoke', async () => {
     const cookie = await signUpOverHttp(server.url, dataDir)
     const { context, page, errors } = await signedInWithCookie(cookie)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
@@ -146,6 +190,10 @@ describe('account tools', () => {
     await page.getByRole('tab', { name: 'API Tokens' }).click()
     await page.getByText('No tokens yet.').waitFor()
     await page.getByLabel('Name').fill('iPhone Shortcut')
+    // a date picked in the Expires field: the token works through that day
+    const in30 = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000)
+    const day = `${in30.getFullYear()}-${String(in30.getMonth() + 1).padStart(2, '0')}-${String(in30.getDate()).padStart(2, '0')}`
+    await page.getByLabel('Expires').fill(day)
     await page.getByRole('button', { name: 'Create Token' }).click()
     const shown = page.getByLabel('New token')
     await shown.waitFor()
@@ -159,6 +207,11 @@ describe('account tools', () => {
     expect(await axeFindings(page, 'API Tokens tab with a new token')).toEqual([])
     const row = page.getByRole('listitem').filter({ hasText: 'iPhone Shortcut' })
     await row.getByText('Never used').waitFor()
+    await row.getByText(/Expires /).waitFor()
+    const listed = await page.evaluate(async () => (await (await fetch('/api/auth/tokens')).json()).tokens[0].expiresAt as string)
+    const end = new Date(listed)
+    expect(end.getDate()).toBe(in30.getDate())
+    expect([end.getHours(), end.getMinutes()]).toEqual([23, 59])
 
     const list = await fetch(`${server.url}/api/music/jobs/list?page=1&per_page=5`, { headers: { authorization: `Bearer ${token}` } })
     expect(list.status).toBe(200)
@@ -186,7 +239,16 @@ describe('account tools', () => {
     })
     const otherCookie = other.headers.get('set-cookie')!.split(';')[0]!
 
+    // an API token of the account: the change revokes it (the form says so; 'Keep my API tokens' is off)
+    const made = await fetch(`${server.url}/api/auth/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ name: 'script' }),
+    })
+    const { token } = (await made.json()) as { token: string }
     await page.goto('/account')
+    await page.getByText('your API tokens revoked').waitFor()
+    expect(await page.getByRole('checkbox', { name: 'Keep my API tokens' }).isChecked()).toBe(false)
     await page.getByLabel('Current Password').fill('wrong password')
     await page.getByLabel('New Password').fill('a brand new password')
     await page.getByRole('button', { name: 'Change Password' }).click()
@@ -198,6 +260,7 @@ describe('account tools', () => {
     await page.getByText('Password changed').waitFor()
     await shot(page, 'account-password')
     expect((await fetch(`${server.url}/api/auth/session`, { headers: { cookie: otherCookie } })).status).toBe(401)
+    expect((await fetch(`${server.url}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
 
     await page.getByRole('button', { name: 'Delete Account' }).click()
     const dialog = page.getByRole('alertdialog', { name: 'Delete Account' })

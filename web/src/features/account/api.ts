@@ -55,7 +55,7 @@ export const apiTokensQuery = queryOptions({
 export function useCreateApiToken() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (json: { name: string }) => request(api.auth.tokens.$post({ json })),
+    mutationFn: (json: { name: string; expiresAt?: string | null }) => request(api.auth.tokens.$post({ json })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiToken.all }),
   })
 }
@@ -68,12 +68,27 @@ export function useRevokeApiToken() {
   })
 }
 
-/** Changes the password; the server keeps this session and ends the others. */
+/** Changes the password; the server keeps this session and ends the others, and revokes the API tokens unless `keepTokens`. */
 export function useChangePassword() {
+  const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (json: { currentPassword: string; password: string }) => request(api.auth.password.$put({ json })),
+    mutationFn: (json: { currentPassword: string; password: string; keepTokens?: boolean }) => request(api.auth.password.$put({ json })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiToken.all }),
   })
 }
+
+/** The configured identity providers: the login page's query (same key, one cache entry; features do not import each other). */
+export const providersQuery = queryOptions({
+  queryKey: queryKeys.authProvider.all,
+  queryFn: () => request(api.auth.providers.$get()),
+  staleTime: Number.POSITIVE_INFINITY,
+})
+
+/** Identity-provider accounts linked to this account (docs/api.md, Sign-in providers). */
+export const identitiesQuery = queryOptions({
+  queryKey: queryKeys.authProvider.identities(),
+  queryFn: () => request(api.auth.identities.$get()),
+})
 
 /** Deletes the account and everything in it, then leaves for the login page and drops every cached query. */
 export function useDeleteAccount() {

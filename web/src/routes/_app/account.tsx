@@ -1,11 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { AccountPage } from '~/features/account/components/account-page.tsx'
 import { pageTitle } from '~/lib/page-title.ts'
+import { optionalString, searchValidator } from '~/lib/search-params.ts'
 
 export const Route = createFileRoute('/_app/account')({
+  // back from linking a sign-in provider (src/auth/oidc-routes.ts): `oidc_linked=1`, or `oidc_error` with the reason
+  validateSearch: searchValidator<{ oidc_linked?: boolean; oidc_error?: string }>({
+    oidc_linked: (v) => (v === 1 || v === '1' || v === true ? true : undefined),
+    oidc_error: optionalString,
+  }),
   head: () => pageTitle('Account'),
   component: function AccountRoute() {
     const { user } = Route.useRouteContext()
-    return <AccountPage user={user} />
+    const { oidc_linked, oidc_error } = Route.useSearch()
+    return <AccountPage user={user} providerLinked={oidc_linked} providerError={oidc_error} />
   },
 })

@@ -8,7 +8,7 @@ import { NotificationsTab } from './notifications-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
 /** /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings), Notifications and Legal. */
-export function AccountPage({ user }: { user: SessionUser }) {
+export function AccountPage({ user, providerLinked, providerError }: { user: SessionUser; providerLinked?: boolean; providerError?: string }) {
   return (
     <Page title="Account">
       <TabsRoot defaultValue="account" lazyMount unmountOnExit maxW="2xl">
@@ -21,7 +21,7 @@ export function AccountPage({ user }: { user: SessionUser }) {
           <TabsIndicator />
         </TabsList>
         <TabsContent value="account">
-          <AccountTab user={user} />
+          <AccountTab user={user} providerLinked={providerLinked} providerError={providerError} />
         </TabsContent>
         <TabsContent value="webdav">
           <WebdavTab />

@@ -10,9 +10,10 @@ import type { SessionUser } from '~/lib/session.ts'
 import { useLogout } from '../api.ts'
 import { ChangePasswordForm } from './change-password-form.tsx'
 import { DeleteAccountDialog } from './delete-account-dialog.tsx'
+import { SignInProviders } from './sign-in-providers.tsx'
 
-/** Read-only email and admin flag, the red Logout button; changing the password; deleting the account. */
-export function AccountTab({ user }: { user: SessionUser }) {
+/** Read-only email and admin flag, the red Logout button; linking sign-in providers; changing the password; deleting the account. */
+export function AccountTab({ user, providerLinked, providerError }: { user: SessionUser; providerLinked?: boolean; providerError?: string }) {
   const logout = useLogout()
   return (
     <CardRoot>
@@ -28,6 +29,7 @@ export function AccountTab({ user }: { user: SessionUser }) {
             Logout
           </Button>
         </styled.div>
+        <SignInProviders linked={providerLinked} failure={providerError} />
         <styled.hr />
         <ChangePasswordForm />
         <styled.hr />

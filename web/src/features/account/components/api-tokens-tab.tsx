@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { CheckIcon, CopyIcon, KeyRoundIcon } from 'lucide-react'
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
-import { type ApiToken, type CreatedApiToken, createApiTokenBody } from '#server/auth/schema.ts'
+import { z } from 'zod'
+import { type ApiToken, type CreatedApiToken, createApiTokenBody, TOKEN_MAX_DAYS, tokenExpiresAt } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { CardBody, CardRoot } from '~/components/ui/card.tsx'
@@ -15,11 +16,32 @@ import { apiTokensQuery, useCreateApiToken, useRevokeApiToken } from '../api.ts'
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-/** Account → API Tokens: create (the token is shown once, with a copy button), list with last use, revoke. */
+/** `YYYY-MM-DD` of a local day. */
+const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+
+/** A day picked in the date field means "through that day" here: the end of that local day, as the server's ISO date-time. */
+function endOfLocalDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number)
+  const end = new Date(y!, m! - 1, d!, 23, 59, 59, 999)
+  return Number.isNaN(end.getTime()) ? day : end.toISOString()
+}
+
+/** The form: the name, and an optional day (empty: the token does not expire), checked by the server's own rules. */
+const tokenForm = z.object({
+  name: createApiTokenBody.shape.name,
+  expiresAt: z
+    .string()
+    .transform((day) => (day ? endOfLocalDay(day) : null))
+    .pipe(tokenExpiresAt.nullable()),
+})
+
+/** Account → API Tokens: create with an optional expiry (the token is shown once, with a copy button), list with last use and expiry, revoke. */
 export function ApiTokensTab() {
   const create = useCreateApiToken()
   const [created, setCreated] = useState<CreatedApiToken | null>(null)
-  const form = useForm({ initialValues: { name: '' }, schema: createApiTokenBody, required: ['name'] })
+  const form = useForm({ initialValues: { name: '', expiresAt: '' }, schema: tokenForm, required: ['name'] })
+  const today = new Date()
+  const latest = new Date(today.getTime() + (TOKEN_MAX_DAYS - 1) * 24 * 60 * 60 * 1000)
   const submit = form.handleSubmit((data) =>
     create.mutate(data, {
       onSuccess: (token) => {
@@ -34,10 +56,18 @@ export function ApiTokensTab() {
         <styled.p color="fg.muted" textStyle="sm">
           A token lets a script, an iOS Shortcut or another app use Tunefeed as you, with the header{' '}
           <styled.code fontFamily="mono">Authorization: Bearer &lt;token&gt;</styled.code>. It cannot manage tokens, change your password,
-          delete your account or read your WebDAV settings.
+          delete your account or read your WebDAV settings. Resetting or changing your password revokes your tokens.
         </styled.p>
         <Form onSubmit={submit}>
           <TextField label="Name" placeholder="iPhone Shortcut" autoComplete="off" required {...form.text('name')} />
+          <TextField
+            label="Expires"
+            type="date"
+            min={dayOf(today)}
+            max={dayOf(latest)}
+            helperText="Optional: the token stops working after this day. Leave it empty for a token that does not expire."
+            {...form.text('expiresAt')}
+          />
           {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
           <FormActions submit="Create Token" submitProps={{ loading: create.isPending }} />
         </Form>
@@ -107,7 +137,7 @@ function TokenRow({ token }: { token: ApiToken }) {
         </styled.span>
         <styled.span color="fg.muted" textStyle="sm">
           Created {when.format(new Date(token.createdAt))} ·{' '}
-          {token.lastUsedAt ? `Last used ${when.format(new Date(token.lastUsedAt))}` : 'Never used'}
+          {token.lastUsedAt ? `Last used ${when.format(new Date(token.lastUsedAt))}` : 'Never used'} · <Expiry at={token.expiresAt} />
         </styled.span>
         {revoke.isError && (
           <styled.span color="fg.error" textStyle="sm" role="alert">
@@ -129,4 +159,17 @@ function TokenRow({ token }: { token: ApiToken }) {
       </Button>
     </styled.li>
   )
+}
+
+/** 'Expires <date>', 'Expired <date>' (refused from then on) or 'Does not expire'. */
+function Expiry({ at }: { at: string | null }) {
+  if (!at) return <>Does not expire</>
+  const date = new Date(at)
+  if (date.getTime() <= Date.now())
+    return (
+      <styled.span color="fg.error" fontWeight="medium">
+        Expired {when.format(date)}
+      </styled.span>
+    )
+  return <>Expires {when.format(date)}</>
 }

@@ -1,4 +1,5 @@
 import { styled } from 'styled-system/jsx'
+import { Checkbox } from '~/components/ui/checkbox.tsx'
 import { changePasswordBody } from '#server/auth/schema.ts'
 import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
@@ -7,9 +8,9 @@ import { TextField } from '~/components/ui/field.tsx'
 import { useForm } from '~/hooks/use-form.ts'
 import { useChangePassword } from '../api.ts'
 
-const empty = { currentPassword: '', password: '' }
+const empty = { currentPassword: '', password: '', keepTokens: false }
 
-/** Account tab: current and new password; the server ends every other session. */
+/** Account tab: current and new password; the server ends every other session and, unless kept, revokes the API tokens. */
 export function ChangePasswordForm() {
   const change = useChangePassword()
   const form = useForm({ initialValues: empty, schema: changePasswordBody, required: ['currentPassword', 'password'] })
@@ -25,9 +26,12 @@ export function ChangePasswordForm() {
         type="password"
         autoComplete="new-password"
         required
-        helperText="At least 8 characters. Your other devices will be signed out."
+        helperText="At least 8 characters. Your other devices will be signed out and your API tokens revoked."
         {...form.text('password')}
       />
+      <Checkbox checked={form.values.keepTokens} onCheckedChange={(d) => form.setValue('keepTokens', d.checked === true)}>
+        Keep my API tokens
+      </Checkbox>
       <FormResult success={change.isSuccess && 'Password changed'} error={change.error} />
       <FormActions submit="Change Password" submitProps={{ loading: change.isPending }} />
     </Form>

@@ -12,6 +12,10 @@ const FAILURES: Record<string, (name: string) => string> = {
   denied: () => 'Sign-in was cancelled.',
   unavailable: (name) => `${name} cannot be reached right now. Please try again later.`,
   failed: (name) => `Sign-in with ${name} did not succeed. Please try again.`,
+  // docs/decisions/155-identity-linking.md: an existing account is reached only once its owner linked the provider
+  exists: (name) =>
+    `An account with this e-mail already exists. Sign in with your password, then link ${name} on the Account page.`,
+  disabled: () => 'Account is disabled.',
 }
 
 /** "Sign in with {OIDC_NAME}" when a provider is configured, and why the last attempt failed. */

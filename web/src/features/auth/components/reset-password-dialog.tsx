@@ -113,7 +113,14 @@ function NewPasswordStep() {
         <Alert status="success">Reset password code sent to email</Alert>
       )}
       <TextField label="Token" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
-      <TextField label="New Password" type="password" autoComplete="new-password" required {...form.text('password')} />
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        helperText="You will be signed out everywhere and your API tokens revoked."
+        {...form.text('password')}
+      />
       <FormActions align="end" submit="Reset Password" submitProps={{ loading: reset.isPending, disabled: reset.isSuccess }} />
     </Form>
   )
