@@ -14,6 +14,7 @@ import type { musicJobPatch } from './schema.ts'
 import type { MusicJobRow, StoredTrack } from './tables.ts'
 import { squareArtwork } from './square.ts'
 import { readReplayGain, writeTags } from './tags.ts'
+import { forgetSongFacts } from '../subsonic/library.ts'
 
 const ARTWORK_TIMEOUT_MS = 30_000
 const editing = new Map<string, Promise<unknown>>()
@@ -86,6 +87,8 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     webdavError,
   }
   await updateMusicJob(ctx.db, row.id, values)
+  // music players see the new file sizes (src/subsonic/library.ts)
+  await forgetSongFacts(ctx.db, row.id)
   return { ...row, ...values }
 }
 
