@@ -223,7 +223,7 @@ export function toJson(env: Envelope, body: Answer | { failure: SubsonicFailure 
 // ---- XML ----------------------------------------------------------------------------------
 
 // XML 1.0 allows no control characters but tab, newline and carriage return
-const escape = (s: string) =>
+const esc = (s: string) =>
   s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
 
 function xmlOf(name: string, shape: Shape, data: Record<string, unknown>, out: string[]) {
@@ -234,22 +234,22 @@ function xmlOf(name: string, shape: Shape, data: Record<string, unknown>, out: s
     const field = shape[key]!
     const v = data[key]
     if (v === undefined || v === null) continue
-    if (field.k === 'attr') attrs += ` ${key}="${escape(String(v))}"`
-    else if (field.k === 'text') body = escape(String(v))
+    if (field.k === 'attr') attrs += ` ${key}="${esc(String(v))}"`
+    else if (field.k === 'text') body = esc(String(v))
     else if (field.k === 'node') xmlOf(key, field.s, v as Record<string, unknown>, children)
     else if (field.k === 'list') for (const item of v as Record<string, unknown>[]) xmlOf(key, field.s, item, children)
-    else for (const item of v as Scalar[]) children.push(`<${key}>${escape(String(item))}</${key}>`)
+    else for (const item of v as Scalar[]) children.push(`<${key}>${esc(String(item))}</${key}>`)
   }
   out.push(body || children.length ? `<${name}${attrs}>${body}${children.join('')}</${name}>` : `<${name}${attrs}/>`)
 }
 
 export function toXml(env: Envelope, body: Answer | { failure: SubsonicFailure }): string {
   const failed = !!body && 'failure' in body
-  const open = `<subsonic-response xmlns="http://subsonic.org/restapi" status="${failed ? 'failed' : 'ok'}" version="${env.version}" type="${escape(env.type)}" serverVersion="${escape(env.serverVersion)}" openSubsonic="true"`
+  const open = `<subsonic-response xmlns="http://subsonic.org/restapi" status="${failed ? 'failed' : 'ok'}" version="${env.version}" type="${esc(env.type)}" serverVersion="${esc(env.serverVersion)}" openSubsonic="true"`
   const inner: string[] = []
   if (body && 'failure' in body) {
     const { code, message, helpUrl } = body.failure
-    inner.push(`<error code="${code}" message="${escape(message)}"${helpUrl ? ` helpUrl="${escape(helpUrl)}"` : ''}/>`)
+    inner.push(`<error code="${code}" message="${esc(message)}"${helpUrl ? ` helpUrl="${esc(helpUrl)}"` : ''}/>`)
   } else if (body) {
     const field = ANSWERS[body.key] as Field
     if (field.k === 'list') for (const item of body.data as Record<string, unknown>[]) xmlOf(body.key, field.s, item, inner)

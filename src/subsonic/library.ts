@@ -89,7 +89,7 @@ const songsCte = (userId: string) => sql`songs as (
 const albumsCte = (userId: string) => sql`albums as (
   select a.*, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from (
     select album_key, artist_key, min(album) as name, min(artist) as artist, count(*)::int as song_count,
-      coalesce(sum(duration), 0)::float8 as duration, sum(play_count)::int as play_count, min(created_ms) as created_ms,
+      coalesce(sum(duration), 0)::float8 as duration, sum(play_count)::int as play_count, min(created_ms) as created_ms, max(created_ms) as newest_ms,
       max(year) as year, min(genre) as genre, array_agg(distinct genre) as genres, max(played_ms) as played_ms,
       (array_agg(job_id order by track_number nulls last, created_ms) filter (where has_art))[1] as cover_job,
       count(facts_file)::int as measured

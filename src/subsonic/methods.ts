@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
 import type { AppContext, SessionUser } from '../context.ts'
 import { sendFile } from '../lib/send-file.ts'
@@ -160,16 +160,6 @@ const pageOf = (params: Params, count: string, offset: string, fallback = 20) =>
   limit: params.int(count, fallback, 0, MAX_LIST),
   offset: params.int(offset, 0, 0, Number.MAX_SAFE_INTEGER),
 })
-
-async function ownedJobs(call: Call, ids: { jobId: string; track: number }[]) {
-  const jobs = [...new Set(ids.map((i) => i.jobId))]
-  if (!jobs.length) return new Set<string>()
-  const rows = await call.ctx.db
-    .select({ id: musicJobs.id })
-    .from(musicJobs)
-    .where(and(eq(musicJobs.userId, call.user.id), inArray(musicJobs.id, jobs)))
-  return new Set(rows.map((r) => r.id))
-}
 
 /** Parses song ids and checks each is one of the user's songs; error 70 otherwise. */
 async function ownSongIds(call: Call, raw: string[]): Promise<{ jobId: string; track: number; id: string }[]> {
@@ -376,7 +366,8 @@ export const METHODS: Record<string, Method> = {
         order = sql`random()`
         break
       case 'newest':
-        order = sql`created_ms desc, album_key`
+        // the album that got a song last comes first
+        order = sql`newest_ms desc, album_key`
         break
       case 'frequent':
       case 'highest':

@@ -44,7 +44,7 @@ async function readParams(c: Context, maxBytes: number): Promise<Params> {
 export function restRoutes(ctx: AppContext) {
   const envelope: Envelope = { version: API_VERSION, type: 'tunefeed', serverVersion: embedded()?.version ?? pkg.version }
 
-  const write = (c: Context, params: Params | null, body: Answer | { failure: SubsonicFailure }, status: 200 | 404 = 200, headers: Record<string, string> = {}) => {
+  const write = (params: Params | null, body: Answer | { failure: SubsonicFailure }, status: 200 | 404 = 200, headers: Record<string, string> = {}) => {
     const f = params?.get('f')
     const callback = params?.get('callback')
     let res: Response
@@ -65,17 +65,17 @@ export function restRoutes(ctx: AppContext) {
     try {
       params = await readParams(c, ctx.env.MAX_JSON_BYTES)
       if (!name) {
-        res = write(c, params, { failure: { code: 0, message: `Unknown method ${asked}.` } }, 404)
+        res = write(params, { failure: { code: 0, message: `Unknown method ${asked}.` } }, 404)
       } else {
         const user = PUBLIC.has(name) && !params.get('u') && !params.get('apiKey') ? null : await signIn(ctx, c, params)
         const result = await METHODS[name]!({ ctx, c, user: user ?? { id: '', email: '', admin: false }, params })
-        res = result instanceof Response ? result : write(c, params, result)
+        res = result instanceof Response ? result : write(params, result)
       }
     } catch (err) {
-      if (err instanceof SubsonicError) res = write(c, params, { failure: { code: err.code, message: err.message } }, 200, err.headers)
+      if (err instanceof SubsonicError) res = write(params, { failure: { code: err.code, message: err.message } }, 200, err.headers)
       else {
         log.error('subsonic method failed', { method: name ?? asked, ...errorFields(err) })
-        res = write(c, params, { failure: { code: 0, message: 'The server failed to answer; try again later.' } })
+        res = write(params, { failure: { code: 0, message: 'The server failed to answer; try again later.' } })
       }
     }
     for (const [k, v] of REST_HEADERS) res.headers.set(k, v)

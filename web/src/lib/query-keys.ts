@@ -7,6 +7,7 @@ export const queryKeys = {
   user: { all: ['User'] as const, session: () => ['User', 'session'] as const },
   webDav: { all: ['WebDav'] as const, account: () => ['WebDav', 'account'] as const },
   apiToken: { all: ['ApiToken'] as const, list: () => ['ApiToken', 'list'] as const },
+  musicPlayers: { all: ['MusicPlayers'] as const },
   authProvider: { all: ['AuthProvider'] as const },
   musicJob: {
     all: ['MusicJob'] as const,
