@@ -32,7 +32,7 @@ import { join, relative } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..')
 const OUT = join(ROOT, 'test-results')
-const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip']
+const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip', 'supysonic']
 const PG_ROLE = 'tunefeed'
 const PG_PASSWORD = 'tunefeed-test'
 const PG_DB = 'tunefeed'
