@@ -3,7 +3,7 @@
  * chapter split (`tr-<job>-<n>`); an album is the hash of its owner, artist and title, an
  * artist the hash of its owner and name, so they survive restarts and stay the same while the
  * names do. The same hashes are computed in SQL (library.ts): md5 of the UTF-8 text joined
- * by U+001F. See docs/decisions/171-subsonic-library-ids.md.
+ * by U+001F. See docs/decisions/171-subsonic-library-and-ids.md.
  */
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const SONG = new RegExp(`^tr-(${UUID})(?:-(\\d{1,3}))?$`, 'i')
