@@ -65,36 +65,43 @@ export interface ArtistRow {
   starred_ms: number | null
 }
 
-/** Every song of one user: the finished jobs, each split track on its own row. */
+/**
+ * Every song of one user: the finished jobs, each split track on its own row. Only plain
+ * columns here: the hashes and times the answers need are computed for the page alone
+ * (querySongs), so a page of 500 out of 10,000 songs hashes 500 rows, not 10,000.
+ */
 const songsCte = (userId: string) => sql`songs as (
-  select j.id::text as job_id,
+  select j.id as job_id, j.user_id,
     coalesce((t.value->>'trackNumber')::int, 0) as track,
     coalesce(t.value->>'title', j.title) as title,
     j.artist, j.album, nullif(j.grouping, '') as genre,
     case when t.value is null then j.track_number else (t.value->>'trackNumber')::int end as track_number,
     j.year, j.artwork_file is not null as has_art,
-    coalesce(t.value->>'file', j.output_file) as file,
-    (extract(epoch from j.completed) * 1000)::float8 as created_ms,
-    md5(j.user_id::text || chr(31) || j.artist || chr(31) || j.album) as album_key,
-    md5(j.user_id::text || chr(31) || j.artist) as artist_key,
-    s.file as facts_file, s.size::float8 as size, s.duration::float8 as duration, s.bit_rate, s.track_gain::float8 as track_gain,
-    s.track_peak::float8 as track_peak, coalesce(s.play_count, 0) as play_count,
-    (extract(epoch from s.played) * 1000)::float8 as played_ms, (extract(epoch from s.starred) * 1000)::float8 as starred_ms
+    coalesce(t.value->>'file', j.output_file) as file, j.completed,
+    s.file as facts_file, s.size, s.duration, s.bit_rate, s.track_gain, s.track_peak,
+    coalesce(s.play_count, 0) as play_count, s.played, s.starred
   from music_jobs j
   left join lateral jsonb_array_elements(j.tracks) t(value) on true
   left join subsonic_songs s on s.job_id = j.id and s.track = coalesce((t.value->>'trackNumber')::int, 0)
   where j.user_id = ${userId} and j.completed is not null and j.output_file is not null
 )`
 
+/** A song's album key, for conditions on the songs relation (ids.ts computes the same). */
+export const songAlbumKey = sql`md5(user_id::text || chr(31) || artist || chr(31) || album)`
+const songArtistKey = sql`md5(user_id::text || chr(31) || artist)`
+const ms = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`)
+
 const albumsCte = (userId: string) => sql`albums as (
-  select a.*, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from (
-    select album_key, artist_key, min(album) as name, min(artist) as artist, count(*)::int as song_count,
-      coalesce(sum(duration), 0)::float8 as duration, sum(play_count)::int as play_count, min(created_ms) as created_ms, max(created_ms) as newest_ms,
-      max(year) as year, min(genre) as genre, array_agg(distinct genre) as genres, max(played_ms) as played_ms,
-      (array_agg(job_id order by track_number nulls last, created_ms) filter (where has_art))[1] as cover_job,
+  select a.*, md5(a.user_id::text || chr(31) || a.artist || chr(31) || a.album) as album_key,
+    md5(a.user_id::text || chr(31) || a.artist) as artist_key, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from (
+    select user_id, artist, album, album as name, count(*)::int as song_count,
+      coalesce(sum(duration), 0)::float8 as duration, sum(play_count)::int as play_count,
+      ${ms('min(completed)')} as created_ms, ${ms('max(completed)')} as newest_ms,
+      max(year) as year, min(genre) as genre, array_agg(genre) as genres, ${ms('max(played)')} as played_ms,
+      (array_agg(job_id::text order by track_number nulls last, completed) filter (where has_art))[1] as cover_job,
       count(facts_file)::int as measured
-    from songs group by album_key, artist_key
-  ) a left join subsonic_stars st on st.user_id = ${userId} and st.item_id = 'al-' || a.album_key
+    from songs group by user_id, artist, album
+  ) a left join subsonic_stars st on st.user_id = ${userId} and st.item_id = 'al-' || md5(a.user_id::text || chr(31) || a.artist || chr(31) || a.album)
 )`
 
 export interface Page {
@@ -104,10 +111,21 @@ export interface Page {
 
 const page = (p?: Page) => (p ? sql` limit ${p.limit} offset ${p.offset}` : sql``)
 
+/**
+ * Songs, filtered and ordered by plain columns of `songs` (title, artist, album, genre, year,
+ * completed, job_id, track, track_number, starred, played, play_count, facts_file, file), one
+ * page of them shaped for the answer.
+ */
 export async function querySongs(db: Db, userId: string, opts: { where?: SQL; order?: SQL; page?: Page } = {}): Promise<SongRow[]> {
-  const order = opts.order ?? sql`created_ms, job_id, track`
+  const order = opts.order ?? sql`completed, job_id, track`
   return rowsOf<SongRow>(
-    await db.execute(sql`with ${songsCte(userId)} select * from songs ${opts.where ? sql`where ${opts.where}` : sql``} order by ${order}${page(opts.page)}`),
+    await db.execute(sql`with ${songsCte(userId)}, page as (
+      select * from songs ${opts.where ? sql`where ${opts.where}` : sql``} order by ${order}${page(opts.page)})
+      select job_id::text as job_id, track, title, artist, album, genre, track_number, year, has_art, file,
+        ${ms('completed')} as created_ms, ${songAlbumKey} as album_key, ${songArtistKey} as artist_key,
+        facts_file, size::float8 as size, duration::float8 as duration, bit_rate, track_gain::float8 as track_gain,
+        track_peak::float8 as track_peak, play_count, ${ms('played')} as played_ms, ${ms('starred')} as starred_ms
+      from page order by ${order}`),
   )
 }
 
@@ -123,9 +141,9 @@ export async function queryAlbums(db: Db, userId: string, opts: { where?: SQL; o
 export async function queryArtists(db: Db, userId: string, opts: { where?: SQL; page?: Page } = {}): Promise<ArtistRow[]> {
   return rowsOf<ArtistRow>(
     await db.execute(sql`with ${songsCte(userId)}, artists as (
-      select artist_key, min(artist) as name, count(distinct album_key)::int as album_count,
-        (array_agg(job_id order by created_ms) filter (where has_art))[1] as cover_job
-      from songs group by artist_key)
+      select ${songArtistKey} as artist_key, artist as name, count(distinct album)::int as album_count,
+        (array_agg(job_id::text order by completed) filter (where has_art))[1] as cover_job
+      from songs group by user_id, artist)
       select a.*, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from artists a
       left join subsonic_stars st on st.user_id = ${userId} and st.item_id = 'ar-' || a.artist_key
       ${opts.where ? sql`where ${opts.where}` : sql``}
@@ -136,9 +154,27 @@ export async function queryArtists(db: Db, userId: string, opts: { where?: SQL; 
 export async function queryGenres(db: Db, userId: string) {
   return rowsOf<{ genre: string; song_count: number; album_count: number }>(
     await db.execute(sql`with ${songsCte(userId)}
-      select genre, count(*)::int as song_count, count(distinct album_key)::int as album_count
+      select genre, count(*)::int as song_count, count(distinct (artist, album))::int as album_count
       from songs where genre is not null group by genre order by lower(genre), genre`),
   )
+}
+
+/** The artist and album names an album key stands for (null when the user has no such album). */
+export async function albumNames(db: Db, userId: string, key: string): Promise<{ artist: string; album: string } | null> {
+  const [row] = rowsOf<{ artist: string; album: string }>(
+    await db.execute(sql`select artist, album from music_jobs where user_id = ${userId} and completed is not null
+      and output_file is not null and md5(user_id::text || chr(31) || artist || chr(31) || album) = ${key} limit 1`),
+  )
+  return row ?? null
+}
+
+/** The artist name an artist key stands for. */
+export async function artistName(db: Db, userId: string, key: string): Promise<string | null> {
+  const [row] = rowsOf<{ artist: string }>(
+    await db.execute(sql`select artist from music_jobs where user_id = ${userId} and completed is not null
+      and output_file is not null and md5(user_id::text || chr(31) || artist) = ${key} limit 1`),
+  )
+  return row?.artist ?? null
 }
 
 /** `%text%` for ILIKE, with the pattern characters taken literally. */

@@ -8,6 +8,8 @@ import { coverFile } from './covers.ts'
 import { type AlbumData, type Answer, answer, type ArtistData, type SongData } from './format.ts'
 import { albumId, artistId, coverId, parseCoverId, parseKey, parsePlaylistId, parseSongId, playlistId, songId } from './ids.ts'
 import {
+  albumNames,
+  artistName,
   type AlbumRow,
   type ArtistRow,
   containing,
@@ -115,19 +117,25 @@ async function oneSong(call: Call, id: string): Promise<SongRow> {
   return row
 }
 
+/** The album of an `al-` id: its names looked up by key, then only its songs grouped. */
 async function oneAlbum(call: Call, id: string): Promise<AlbumRow> {
   const key = parseKey(id, 'al')
-  const [row] = key ? await queryAlbums(call.ctx.db, call.user.id, { where: sql`album_key = ${key}` }) : []
+  const names = key ? await albumNames(call.ctx.db, call.user.id, key) : null
+  const [row] = names ? await queryAlbums(call.ctx.db, call.user.id, { where: sql`artist = ${names.artist} and album = ${names.album}` }) : []
   if (!row) throw notFound('Album')
   return row
 }
 
 async function oneArtist(call: Call, id: string): Promise<ArtistRow> {
   const key = parseKey(id, 'ar')
-  const [row] = key ? await queryArtists(call.ctx.db, call.user.id, { where: sql`a.artist_key = ${key}` }) : []
+  const name = key ? await artistName(call.ctx.db, call.user.id, key) : null
+  const [row] = name !== null ? await queryArtists(call.ctx.db, call.user.id, { where: sql`a.name = ${name}` }) : []
   if (!row) throw notFound('Artist')
   return row
 }
+
+/** Songs of one album, by its names (the condition reaches the jobs scan). */
+const inAlbum = (a: AlbumRow) => sql`artist = ${a.artist} and album = ${a.name}`
 
 function checkFolder(params: Params) {
   const folder = params.get('musicFolderId')
@@ -296,7 +304,7 @@ export const METHODS: Record<string, Method> = {
     }
     if (id.startsWith('ar-')) {
       const artist = await oneArtist(call, id)
-      const rows = await queryAlbums(call.ctx.db, call.user.id, { where: sql`artist_key = ${artist.artist_key}`, order: sql`year nulls last, lower(name)` })
+      const rows = await queryAlbums(call.ctx.db, call.user.id, { where: sql`artist = ${artist.name}`, order: sql`year nulls last, lower(name)` })
       return answer('directory', {
         id: artistId(artist.artist_key),
         parent: String(FOLDER_ID),
@@ -313,7 +321,7 @@ export const METHODS: Record<string, Method> = {
       })
     }
     const album = await oneAlbum(call, id)
-    const rows = await querySongs(call.ctx.db, call.user.id, { where: sql`album_key = ${album.album_key}`, order: sql`track_number nulls last, created_ms, track` })
+    const rows = await querySongs(call.ctx.db, call.user.id, { where: inAlbum(album), order: sql`track_number nulls last, completed, job_id, track` })
     return answer('directory', {
       id: albumId(album.album_key),
       parent: artistId(album.artist_key),
@@ -332,13 +340,13 @@ export const METHODS: Record<string, Method> = {
 
   getArtist: async (call) => {
     const artist = await oneArtist(call, call.params.required('id'))
-    const rows = await queryAlbums(call.ctx.db, call.user.id, { where: sql`artist_key = ${artist.artist_key}`, order: sql`year nulls last, lower(name), album_key` })
+    const rows = await queryAlbums(call.ctx.db, call.user.id, { where: sql`artist = ${artist.name}`, order: sql`year nulls last, lower(name), album_key` })
     return answer('artist', { ...toArtist(artist), album: albums(call, rows) })
   },
 
   getAlbum: async (call) => {
     const album = await oneAlbum(call, call.params.required('id'))
-    const rows = await querySongs(call.ctx.db, call.user.id, { where: sql`album_key = ${album.album_key}`, order: sql`track_number nulls last, created_ms, job_id, track` })
+    const rows = await querySongs(call.ctx.db, call.user.id, { where: inAlbum(album), order: sql`track_number nulls last, completed, job_id, track` })
     const list = await songs(call, rows)
     return answer('album', { ...toAlbum(album), duration: list.reduce((sum, s) => sum + (s.duration ?? 0), 0), song: list })
   },
@@ -482,7 +490,7 @@ export const METHODS: Record<string, Method> = {
     const [artists, albumRows, songRows] = await Promise.all([
       queryArtists(ctx.db, user.id, { where: sql`st.starred is not null` }),
       queryAlbums(ctx.db, user.id, { where: sql`starred_ms is not null`, order: sql`starred_ms desc, album_key` }),
-      querySongs(ctx.db, user.id, { where: sql`starred_ms is not null`, order: sql`starred_ms desc, job_id, track` }),
+      querySongs(ctx.db, user.id, { where: sql`starred is not null`, order: sql`starred desc, job_id, track` }),
     ])
     return answer('starred2', { artist: artists.map(toArtist), album: albums(call, albumRows), song: await songs(call, songRows) })
   },
