@@ -3,7 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { SubsonicAPI } from 'subsonic-api'
 import { type Client, createTestApp, serveTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
-import { userIdOf } from '../../tests/support/music.ts'
+import { musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import { testMedia } from '../../tests/support/media.ts'
 import { addFinishedJob } from '../../tests/support/subsonic.ts'
 import { updateUser } from '../admin/users.ts'
 import { jobDir } from '../music/files.ts'
@@ -458,5 +459,52 @@ describe('ids and changes', () => {
     expect((await alice.client.request(`/api/music/jobs/${gone}/delete`, { method: 'DELETE' })).status).toBe(200)
     expect((await json('getSong', { ...as(alice), id: `tr-${gone}` })).error.code).toBe(70)
     expect((await json('getArtists', as(alice))).artists.index.flatMap((i: Json) => i.artist.map((a: Json) => a.name))).not.toContain('Temp')
+  })
+})
+
+describe('a player, start to end', () => {
+  test('sign in, artists, an album, a full sync, a ranged stream, scrobble, star and a playlist, for two users', async () => {
+    for (const p of [alice, bob]) {
+      for (const api of [p.token, p.keyed]) {
+        expect((await api.ping()).status).toBe('ok')
+        const { artists } = await api.getArtists()
+        const first = artists.index![0]!.artist![0]!
+        const { artist } = await api.getArtist({ id: first.id })
+        const { album } = await api.getAlbum({ id: artist.album![0]!.id })
+        expect(album.song!.length).toBeGreaterThan(0)
+        const synced: string[] = []
+        for (let offset = 0; ; offset += 500) {
+          const page = (await api.search3({ query: '', songCount: 500, songOffset: offset, albumCount: 500, artistCount: 500 })).searchResult3.song ?? []
+          synced.push(...page.map((s) => s.id))
+          if (page.length < 500) break
+        }
+        expect(synced).toContain(album.song![0]!.id)
+        const song = album.song![0]!
+        const ranged = await fetch(`${base}rest/stream.view?${new URLSearchParams({ apiKey: p.apiKey, id: song.id })}`, { headers: { range: 'bytes=0-99' } })
+        expect(ranged.status).toBe(206)
+        expect((await ranged.arrayBuffer()).byteLength).toBe(100)
+        await api.scrobble({ id: song.id })
+        await api.star({ id: song.id })
+        const { playlist } = await api.createPlaylist({ name: `Sync ${p.email}`, songId: [song.id] })
+        expect((await api.getPlaylist({ id: playlist.id })).playlist.entry!.map((e) => e.id)).toEqual([song.id])
+        await api.unstar({ id: song.id })
+        await api.deletePlaylist({ id: playlist.id })
+      }
+    }
+  })
+
+  test('a job run by the pipeline (an uploaded WAV) is a song with what the file holds', async () => {
+    const m = await testMedia()
+    const res = await postForm(bob.client, '/api/music/jobs/create', musicForm({ title: 'Uploaded', artist: 'Bob', album: 'Bobs Album', year: '2020' }, { path: m.wav }))
+    expect(res.status).toBe(201)
+    const { id } = (await res.json()) as { id: string }
+    const job = await waitForJob(bob.client, id, 60_000)
+    expect(job.completed).not.toBeNull()
+    const { song } = await bob.keyed.getSong({ id: `tr-${id}` })
+    expect(song).toMatchObject({ title: 'Uploaded', artist: 'Bob', album: 'Bobs Album', year: 2020, contentType: 'audio/mpeg', duration: 3 })
+    expect(song.replayGain?.trackGain).toBeNumber()
+    const bytes = new Uint8Array(await (await bob.keyed.download({ id: song.id })).arrayBuffer())
+    expect(bytes.length).toBe(song.size!)
+    expect((await bob.keyed.getAlbum({ id: song.albumId! })).album.song!.map((s) => s.title).sort()).toEqual(['Bobs Song', 'Uploaded'])
   })
 })
