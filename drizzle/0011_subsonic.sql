@@ -64,4 +64,5 @@ ALTER TABLE "subsonic_songs" ADD CONSTRAINT "subsonic_songs_user_id_users_id_fk"
 ALTER TABLE "subsonic_stars" ADD CONSTRAINT "subsonic_stars_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "subsonic_playlist_entries_job_idx" ON "subsonic_playlist_entries" USING btree ("job_id");--> statement-breakpoint
 CREATE INDEX "subsonic_playlists_user_idx" ON "subsonic_playlists" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "subsonic_songs_user_idx" ON "subsonic_songs" USING btree ("user_id");
+CREATE INDEX "subsonic_songs_user_idx" ON "subsonic_songs" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "music_jobs_user_completed_idx" ON "music_jobs" USING btree ("user_id","completed","id");
