@@ -20,6 +20,7 @@ import { webFiles } from './web-files.ts'
 import { isOwnOrigin } from './lib/origin.ts'
 import { metricsRoutes, recordRequest } from './metrics-route.ts'
 import { MemoTrieRouter } from './lib/memo-router.ts'
+import { appPasswordRoutes, restRoutes } from './subsonic/routes.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request.',
@@ -114,6 +115,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       }
       return c.json({ status: ok ? 'ok' : 'degraded', ...checks }, ok ? 200 : 503)
     })
+    .route('/auth/subsonic', appPasswordRoutes(ctx))
     .route('/auth', authRoutes(ctx))
     .route('/webdav', webdavRoutes(ctx))
     .route('/music', musicRoutes(ctx))
@@ -151,7 +153,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
       await next()
       const headers = c.res.headers
       for (const [name, value] of API_SECURITY_HEADERS) headers.set(name, value)
-    } else await pageSecurityHeaders(c, next)
+    } else if (c.req.path.startsWith('/rest/')) await next() // the Subsonic API sets its own (src/subsonic/routes.ts)
+    else await pageSecurityHeaders(c, next)
     recordRequest(c, started)
     log.request(c.req.method, c.req.path, c.res.status, Math.round((performance.now() - started) * 10) / 10)
   }
@@ -160,6 +163,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .use(edge)
     .route('/api', api)
     .route('/metrics', metricsRoutes(ctx))
+    // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request)
+    .route('/rest', restRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
   // the web player loads the IFrame Player API from here: the configured script, one hop away

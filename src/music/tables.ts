@@ -56,7 +56,11 @@ export const musicJobs = pgTable(
     failed: ts('failed'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('music_jobs_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('music_jobs_user_created_idx').on(t.userId, t.createdAt),
+    // the Subsonic library pages songs in the order jobs finished (src/subsonic/library.ts)
+    index('music_jobs_user_completed_idx').on(t.userId, t.completed, t.id),
+  ],
 )
 
 /** A split track as stored: its file relative to the job folder. */

@@ -16,6 +16,7 @@ import type { musicJobPatch } from './schema.ts'
 import type { MusicJobRow, StoredTrack } from './tables.ts'
 import { squareArtwork } from './square.ts'
 import { readReplayGain, writeTags } from './tags.ts'
+import { forgetSongFacts } from '../subsonic/library.ts'
 
 const ARTWORK_TIMEOUT_MS = 30_000
 const editing = new Map<string, Promise<unknown>>()
@@ -118,6 +119,8 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
       throw err
     }
     await moves.done()
+    // music players see the new file sizes (src/subsonic/library.ts)
+    await forgetSongFacts(ctx.db, row.id)
 
     // 3. WebDAV: a failure is recorded, the edit stands
     const signal = AbortSignal.timeout(5 * 60_000)

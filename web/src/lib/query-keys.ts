@@ -8,6 +8,7 @@ export const queryKeys = {
   webDav: { all: ['WebDav'] as const, account: () => ['WebDav', 'account'] as const },
   apiToken: { all: ['ApiToken'] as const, list: () => ['ApiToken', 'list'] as const },
   authProvider: { all: ['AuthProvider'] as const, identities: () => ['AuthProvider', 'identities'] as const },
+  musicPlayers: { all: ['MusicPlayers'] as const },
   musicJob: {
     all: ['MusicJob'] as const,
     list: (page: number, perPage: number) => ['MusicJob', 'list', { page, perPage }] as const,

@@ -120,3 +120,26 @@ export function useSaveNotifications() {
 }
 
 export const useTestNotification = () => useMutation({ mutationFn: () => request(api.notifications.test.$post()) })
+
+/** Account → Music Players: the username players sign in with and whether an app password exists. */
+export const musicPlayersQuery = queryOptions({
+  queryKey: queryKeys.musicPlayers.all,
+  queryFn: () => request(api.auth.subsonic.$get()),
+})
+
+/** Makes a new app password (the previous one stops working); the answer carries it this once. */
+export function useCreateAppPassword() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => request(api.auth.subsonic.$post()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.musicPlayers.all }),
+  })
+}
+
+export function useDeleteAppPassword() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => request(api.auth.subsonic.$delete()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.musicPlayers.all }),
+  })
+}

@@ -4,10 +4,11 @@ import type { SessionUser } from '~/lib/session.ts'
 import { AccountTab } from './account-tab.tsx'
 import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
+import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings), Notifications and Legal. */
+/** /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings), Music Players (docs/subsonic.md), Notifications and Legal. */
 export function AccountPage({ user, providerLinked, providerError }: { user: SessionUser; providerLinked?: boolean; providerError?: string }) {
   return (
     <Page title="Account">
@@ -16,6 +17,7 @@ export function AccountPage({ user, providerLinked, providerError }: { user: Ses
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
+          <TabsTrigger value="players">Music Players</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
@@ -28,6 +30,9 @@ export function AccountPage({ user, providerLinked, providerError }: { user: Ses
         </TabsContent>
         <TabsContent value="tokens">
           <ApiTokensTab />
+        </TabsContent>
+        <TabsContent value="players">
+          <MusicPlayersTab />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationsTab />
