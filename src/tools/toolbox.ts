@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
@@ -86,7 +87,9 @@ export class Toolbox {
   async checkJsRuntime() {
     const js = this.js
     if (!js) return
-    const verdict = await ytdlpVerdict(this.ytdlp, js, this.toolEnv())
+    const env = this.toolEnv()
+    await mkdir(env.HOME!, { recursive: true, mode: 0o700 })
+    const verdict = await ytdlpVerdict(this.ytdlp, js, env)
     // a newer choice may have replaced it meanwhile
     if (this.js !== js) return
     this.js = { ...js, verdict, supported: js.inRange && verdict !== 'unsupported' }
