@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # Tunefeed: the compiled one-file server (scripts/build-binary.ts) on Debian
-# slim with ffmpeg and a pinned yt-dlp release.
+# slim with ffmpeg, a pinned yt-dlp release and Deno for yt-dlp's JavaScript.
 #
 #   docker build -t tunefeed .
 #   docker run -d --name tunefeed -p 127.0.0.1:3000:3000 -v tunefeed-data:/data \
@@ -26,6 +26,11 @@ COPY web ./web
 RUN ./node_modules/.bin/bun run build:web \
  && ./node_modules/.bin/bun scripts/build-binary.ts --outfile=/out/tunefeed \
  && /out/tunefeed version
+# Deno, yt-dlp's JavaScript runtime for YouTube: the real binary of the `deno` npm package's platform
+# package for this build's architecture (@deno/linux-x64-glibc, @deno/linux-arm64-glibc), pinned and
+# checked by package-lock.json's integrity hash like every other dependency. No download of its own.
+RUN cp "$(node -p "require('deno/install_api.cjs').runInstall()")" /out/deno \
+ && /out/deno --version
 
 # ---- runtime: the binary, ffmpeg, yt-dlp, a non-root user and a data volume ----
 FROM debian:bookworm-slim AS runtime
@@ -49,13 +54,15 @@ RUN echo "${YTDLP_SHA256}  /usr/local/bin/yt-dlp" | sha256sum -c - \
  && yt-dlp --version
 
 COPY --from=build /out/tunefeed /usr/local/bin/tunefeed
+COPY --from=build /out/deno /usr/local/bin/deno
 # the HTTPS front (docs/deploy.md): a Caddy container mounts these, e.g.
 #   docker run --volumes-from tunefeed -e DOMAIN=... caddy:2 caddy run --config /usr/share/tunefeed/Caddyfile
 COPY Caddyfile /usr/share/tunefeed/Caddyfile
 COPY deploy/tunefeed.caddy /usr/share/tunefeed/deploy/tunefeed.caddy
 
-# YouTube needs a JavaScript runtime for yt-dlp: the app passes its own binary on every call
-# (--js-runtimes bun:<binary>, run with BUN_BE_BUN=1), so no yt-dlp.conf is needed.
+# YouTube needs a JavaScript runtime for yt-dlp: YTDLP_JS_RUNTIME=auto (the default) finds the Deno
+# above on PATH and passes it on every call (--no-js-runtimes --js-runtimes deno:/usr/local/bin/deno),
+# so no yt-dlp.conf is needed. Deno runs YouTube's player code with no file or network access.
 RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin tunefeed \
  && mkdir -p /data \
  && chown tunefeed:tunefeed /data

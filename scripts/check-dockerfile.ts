@@ -152,7 +152,8 @@ async function simulate() {
     console.log(`\nbuilt ${binary} (${(statSync(binary).size / 1024 / 1024).toFixed(0)} MB) from a clean copy of the build context`)
 
     // runtime: the image's ENV, an empty data folder owned by an unprivileged user, its HEALTHCHECK command
-    const env = { ...runtimeEnv(ins), HOST: '127.0.0.1', PORT: '39317', DATA_DIR: join(work, 'data'), PATH: '/usr/bin:/bin' }
+    // <work>/out stands for /usr/local/bin: the binary and the Deno the build stage copied there
+    const env = { ...runtimeEnv(ins), HOST: '127.0.0.1', PORT: '39317', DATA_DIR: join(work, 'data'), PATH: `${join(work, 'out')}:/usr/bin:/bin` }
     mkdirSync(env.DATA_DIR)
     const asRoot = process.getuid?.() === 0
     if (asRoot) spawnSync('chown', ['-R', 'nobody:nogroup', env.DATA_DIR, work])

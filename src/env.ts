@@ -60,6 +60,16 @@ const schema = z.object({
   YTDLP_SIGNING_KEY: z.string().optional(),
   /** A public video extracted (metadata and formats, no download) daily and after each yt-dlp update, to prove downloads still work. */
   YTDLP_CANARY_URL: z.url({ protocol: /^https?$/ }).default('https://www.youtube.com/watch?v=jNQXAC9IVRw'),
+  /**
+   * The JavaScript runtime yt-dlp solves YouTube's challenges with: `auto` (a supported Deno,
+   * else a supported Node; never Bun) or `<name>:<path>` used as given (src/tools/js-runtime.ts).
+   */
+  YTDLP_JS_RUNTIME: z
+    .string()
+    .regex(/^(auto|(deno|node|quickjs|bun):.+)$/, 'must be auto, or <name>:<path> with name deno, node, quickjs or bun')
+    .default('auto'),
+  /** Where the managed Deno comes from: `<url>/deno-<target>.zip` and its `.sha256sum`. */
+  DENO_RELEASE_URL: z.url().default('https://github.com/denoland/deno/releases/latest/download'),
   /** Concurrent yt-dlp look-ups (/grouping, /lookup) in the whole app and per user. */
   LOOKUP_CONCURRENCY: z.coerce.number().int().positive().default(4),
   LOOKUP_CONCURRENCY_PER_USER: z.coerce.number().int().positive().default(2),

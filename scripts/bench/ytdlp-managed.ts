@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseEnv } from '../../src/env.ts'
 import { egressProxy } from '../../src/lib/egress-proxy.ts'
-import { runProcess } from '../../src/lib/process.ts'
+import { runProcess, toolEnv } from '../../src/lib/process.ts'
 import { Cipher } from '../../src/lib/secret.ts'
 import { parseAllowList } from '../../src/lib/url-guard.ts'
 import { Toolbox } from '../../src/tools/toolbox.ts'
@@ -99,7 +99,7 @@ try {
     // the same file and argument list, spawned by hand
     const cfg = { path, version: managed.ytdlp!.version, allow: parseAllowList('127.0.0.1'), jsRuntime: managed.jsRuntime(), maxFilesize: 209715200, cookies: null, tmpDir: dir }
     const args = [path, ...ytdlpBaseArgs(cfg, proxy.url, null), ...downloadArgs(url, dir)]
-    const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...cfg.jsRuntime.env } })
+    const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe', env: toolEnv(cfg.jsRuntime?.env) })
     await new Response(proc.stdout).text()
     if ((await proc.exited) !== 0) throw new Error(`direct yt-dlp failed: ${await new Response(proc.stderr).text()}`)
   }

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /**
  * Runs an external tool (yt-dlp, ffmpeg) so that it cannot outlive its
@@ -7,6 +9,8 @@ import { existsSync } from 'node:fs'
  *   (SIGTERM, then SIGKILL after a grace period);
  * - under `setpriv --pdeathsig KILL` when available, so the kernel kills it
  *   if this process dies without cleaning up (SIGKILL, OOM killer).
+ * - with a minimal environment (toolEnv): never the server's own variables
+ *   (APP_SECRET, DATABASE_URL, OIDC_CLIENT_SECRET, SMTP_URL, YOUTUBE_API_KEY, ...);
  * stdout is handed over line by line; the tail of stderr is kept for errors.
  */
 export interface ProcessResult {
@@ -27,6 +31,35 @@ export class ProcessFailed extends Error {
   }
 }
 
+let privateHome: string | undefined
+/** A private (0700) folder of this process, HOME and TMPDIR for tools when the caller names none. */
+function toolHome(): string {
+  if (!privateHome) {
+    const dir = mkdtempSync(join(tmpdir(), 'tunefeed-tools-'))
+    privateHome = dir
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return privateHome
+}
+
+/**
+ * The whole environment a tool (yt-dlp, its JavaScript runtime, ffmpeg) gets:
+ * PATH, HOME and TMPDIR (a private folder unless `extra` names one), the
+ * locale (UTF-8, so non-ASCII titles and file names survive) and TZ, plus
+ * `extra` (for example BUN_BE_BUN for the compiled binary acting as Bun).
+ * Nothing else of the server's environment (docs/decisions/143-minimal-tool-environment.md).
+ */
+export function toolEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  // src/env.ts is the reader of the app's settings; these are the process's own basics, passed on as they are
+  const own = process.env
+  const home = toolHome()
+  const lang = own.LANG || 'C.UTF-8'
+  const env: Record<string, string> = { PATH: own.PATH || '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: home, LANG: lang, LC_ALL: own.LC_ALL || lang }
+  if (own.TZ) env.TZ = own.TZ
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v
+  return env
+}
+
 const SETPRIV = '/usr/bin/setpriv'
 const hasSetpriv = process.platform === 'linux' && existsSync(SETPRIV)
 const STDERR_TAIL = 8 * 1024
@@ -37,6 +70,7 @@ export async function runProcess(
   opts: {
     signal?: AbortSignal
     cwd?: string
+    /** Variables on top of toolEnv()'s minimal set (HOME, TMPDIR, PATH may be overridden). */
     env?: Record<string, string | undefined>
     onLine?: (line: string) => void
     onStderrLine?: (line: string) => void
@@ -49,7 +83,7 @@ export async function runProcess(
   const argv = hasSetpriv ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...cmd] : cmd
   const child = Bun.spawn(argv, {
     cwd: opts.cwd,
-    env: opts.env ? { ...process.env, ...opts.env } : process.env,
+    env: toolEnv(opts.env),
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',

@@ -76,12 +76,15 @@ describe('failure reasons through the API', () => {
     expect(callsFor(url)).toHaveLength(3)
   })
 
-  test('the arguments that reach yt-dlp: the Bun runtime, HTTP(S)-only formats, --max-filesize, no config file', async () => {
+  test('the arguments that reach yt-dlp: the chosen JavaScript runtime (never Bun), HTTP(S)-only formats, --max-filesize, no config file', async () => {
     const args = fake.calls().find((a) => a.at(-1)?.endsWith('/page.html'))!
     const at = (flag: string) => args[args.indexOf(flag) + 1]
     expect(args).toContain('--ignore-config')
     expect(args).toContain('--no-js-runtimes')
-    expect(at('--js-runtimes')).toBe(`bun:${process.execPath}`)
+    const js = t.ctx.tools.js!
+    expect(js).toMatchObject({ name: 'deno', supported: true })
+    expect(at('--js-runtimes')).toBe(`deno:${js.path}`)
+    expect(args.join(' ')).not.toContain('bun:')
     expect(at('--max-filesize')).toBe(String(t.ctx.env.MAX_UPLOAD_BYTES))
     expect(args).toContain('--hls-prefer-native')
     const format = at('-f')!

@@ -6,7 +6,7 @@ import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
-import { ERROR_SENTENCES } from '../tools/failure.ts'
+import { failureSentence } from '../tools/failure.ts'
 import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
 import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
@@ -36,7 +36,7 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
       event: 'job.failed',
       title: 'Music job failed',
       // the sentence for a person (never a path or a command line), as the job list shows it
-      text: `${row.artist} - ${row.title}: ${ERROR_SENTENCES[failureKind(error)]}`,
+      text: `${row.artist} - ${row.title}: ${failureSentence(failureKind(error), error.message)}`,
       url: pageUrl(ctx, '/music/downloader'),
       items: [],
     })

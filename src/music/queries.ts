@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { ERROR_KINDS, ERROR_SENTENCES, type ErrorKind } from '../tools/failure.ts'
+import { ERROR_KINDS, failureSentence, type ErrorKind } from '../tools/failure.ts'
 import type { MusicJob } from './schema.ts'
 import { musicJobs, type MusicJobRow } from './tables.ts'
 
@@ -134,5 +134,5 @@ function jobError(row: MusicJobRow): Pick<MusicJob, 'error' | 'errorKind'> {
   if (!row.failed) return { error: null, errorKind: null }
   // a job failed before kinds were recorded counts as internal
   const kind = (ERROR_KINDS as readonly string[]).includes(row.errorKind ?? '') ? (row.errorKind as ErrorKind) : 'internal'
-  return { error: ERROR_SENTENCES[kind], errorKind: kind }
+  return { error: failureSentence(kind, row.error), errorKind: kind }
 }

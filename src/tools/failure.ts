@@ -40,6 +40,21 @@ export const ERROR_SENTENCES: Record<ErrorKind, string> = {
   internal: 'Something went wrong on the server. Try again; if it keeps failing, tell an admin.',
 }
 
+/** Health's sentence, and a YouTube link job's `error`, without a supported JavaScript runtime (docs/api.md). */
+export const JS_RUNTIME_MISSING = 'YouTube downloads need Deno 2.3 or later, or Node 22 or later.'
+
+/**
+ * Sentences a failure may carry in place of its kind's: a failure whose
+ * message is exactly one of these (a ToolFailure made with it) shows it as the
+ * job's `error`; any other message stays in the log, behind the kind's sentence.
+ */
+const OWN_SENTENCES: ReadonlySet<string> = new Set([JS_RUNTIME_MISSING])
+
+/** The sentence a person sees for a failure of `kind` whose recorded message is `message`. */
+export function failureSentence(kind: ErrorKind, message: string | null | undefined): string {
+  return message && OWN_SENTENCES.has(message) ? message : ERROR_SENTENCES[kind]
+}
+
 /** Kinds another attempt may fix: retried with backoff; the others fail the job at once. */
 export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'bot_check', 'timeout', 'tool_outdated'])
 

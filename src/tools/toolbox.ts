@@ -1,15 +1,24 @@
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Db } from '../db/client.ts'
-import { embedded } from '../embedded.ts'
 import type { Env } from '../env.ts'
+import { errorFields, log } from '../lib/logger.ts'
 import type { Cipher } from '../lib/secret.ts'
 import type { AllowList } from '../lib/url-guard.ts'
 import { loadCookies } from './cookies.ts'
 import { ManagedYtdlp } from './managed.ts'
 import { findFfmpeg, type Ffmpeg } from './ffmpeg.ts'
+import { chooseJsRuntime, ManagedDeno, runtimeEnv, ytdlpVerdict, type JsRuntimeFound, type Verdict } from './js-runtime.ts'
 import { ytdlpVersion, type YtdlpConfig } from './ytdlp.ts'
 
 export type YtdlpSource = 'config' | 'managed' | 'path'
+
+/** The JavaScript runtime yt-dlp gets, with yt-dlp's own verdict on it (src/tools/js-runtime.ts). */
+export interface JsRuntimeInUse extends JsRuntimeFound {
+  verdict: Verdict
+  /** In range and not refused by the yt-dlp in use ('unknown' counts as our range says). */
+  supported: boolean
+}
 
 export interface YtdlpInUse {
   path: string
@@ -28,6 +37,10 @@ export class Toolbox {
   ytdlp: YtdlpInUse | null = null
   /** The yt-dlp the app keeps current under DATA_DIR/tools (src/tools/managed.ts). */
   readonly managed: ManagedYtdlp
+  /** yt-dlp's JavaScript runtime (YTDLP_JS_RUNTIME); null when none was found. */
+  js: JsRuntimeInUse | null = null
+  /** The Deno the app fetches when no other is there (DATA_DIR/tools/deno). */
+  readonly managedDeno: ManagedDeno
   private leases = 0
   /** Per site (host): link jobs wait until `until` after a bot check; `strikes` doubles the wait. */
   private readonly pauses = new Map<string, { until: number; strikes: number }>()
@@ -38,6 +51,7 @@ export class Toolbox {
     private readonly deps: { db: Db; cipher: Cipher; allow: AllowList },
   ) {
     this.managed = new ManagedYtdlp(this)
+    this.managedDeno = new ManagedDeno(env.DATA_DIR, env.DENO_RELEASE_URL)
   }
 
   /**
@@ -49,6 +63,7 @@ export class Toolbox {
     this.found ??= (async () => {
       this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
       await this.managed.load()
+      await this.refreshJsRuntime({ check: false })
       await this.refreshYtdlp()
       this.ready = true
     })()
@@ -58,7 +73,38 @@ export class Toolbox {
   /** True once init() is done. */
   ready = false
 
-  /** YTDLP_PATH as is; else the managed copy; else yt-dlp on PATH; else none. */
+  /**
+   * Chooses yt-dlp's JavaScript runtime again (YTDLP_JS_RUNTIME) and, unless
+   * `check` is false (init: refreshYtdlp checks next), asks yt-dlp's verdict on it.
+   */
+  async refreshJsRuntime(opts: { check?: boolean } = {}) {
+    const found = await chooseJsRuntime({ setting: this.env.YTDLP_JS_RUNTIME, searchPath: this.env.PATH, managed: this.managedDeno })
+    this.js = found && { ...found, verdict: 'unknown', supported: found.inRange }
+    if (opts.check !== false) await this.checkJsRuntime()
+  }
+
+  /** yt-dlp's own verdict on the runtime in use: at start, after each yt-dlp update and when the runtime changes. */
+  async checkJsRuntime() {
+    const js = this.js
+    if (!js) return
+    const env = this.toolEnv()
+    await mkdir(env.HOME!, { recursive: true, mode: 0o700 })
+    const verdict = await ytdlpVerdict(this.ytdlp, js, env)
+    // a newer choice may have replaced it meanwhile
+    if (this.js !== js) return
+    this.js = { ...js, verdict, supported: js.inRange && verdict !== 'unsupported' }
+    const fields = { name: js.name, version: js.version, path: js.path, source: js.source, verdict, ytdlp: this.ytdlp?.version ?? null }
+    if (this.js.supported) log.info('JavaScript runtime for yt-dlp', fields)
+    else log.warn('no supported JavaScript runtime for yt-dlp: YouTube downloads will fail', fields)
+  }
+
+  /** The variables yt-dlp and its runtime get on top of the minimal environment (src/lib/process.ts toolEnv). */
+  private toolEnv(): Record<string, string> {
+    const tmp = join(this.env.DATA_DIR, 'tmp')
+    return { PATH: this.env.PATH, HOME: join(tmp, 'home'), TMPDIR: tmp }
+  }
+
+  /** YTDLP_PATH as is; else the managed copy; else yt-dlp on PATH; else none. Then yt-dlp's verdict on the JS runtime. */
   async refreshYtdlp() {
     const { YTDLP_PATH, PATH } = this.env
     if (YTDLP_PATH) this.ytdlp = { path: YTDLP_PATH, version: await ytdlpVersion(YTDLP_PATH), source: 'config' }
@@ -70,12 +116,13 @@ export class Toolbox {
         this.ytdlp = onPath ? { path: onPath, version: await ytdlpVersion(onPath), source: 'path' } : null
       }
     }
+    await this.checkJsRuntime().catch((err) => log.warn('JavaScript runtime check failed', errorFields(err)))
   }
 
-  /** The app's own Bun, which yt-dlp runs for sites that need JavaScript. */
-  jsRuntime(): { path: string; env: Record<string, string> } {
-    // the compiled binary is the app; BUN_BE_BUN=1 makes it behave as the plain bun it contains
-    return { path: process.execPath, env: embedded() ? { BUN_BE_BUN: '1' } : {} }
+  /** What a yt-dlp call gets as its JavaScript runtime. */
+  jsRuntime(): YtdlpConfig['jsRuntime'] {
+    const js = this.js
+    return js && { name: js.name, path: js.path, supported: js.supported, env: runtimeEnv(js) }
   }
 
   /**
@@ -167,7 +214,13 @@ export class Toolbox {
         // the npm packages carry an older static build: the system's is faster and gets security fixes
         advice: ffmpeg && ffmpeg.source !== 'config' && ffmpeg.source !== 'path' ? 'Install the system ffmpeg (apt-get install ffmpeg): the bundled build is older.' : null,
       },
-      jsRuntime: { name: 'bun', version: Bun.version },
+      jsRuntime: {
+        name: this.js?.name ?? null,
+        version: this.js?.version ?? null,
+        path: this.js?.path ?? null,
+        source: this.js?.source ?? null,
+        supported: this.js?.supported ?? false,
+      },
     }
   }
 }

@@ -2,7 +2,8 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { egressProxy } from '../lib/egress-proxy.ts'
 import type { AllowList } from '../lib/url-guard.ts'
-import { classifyYtdlp, ToolFailure } from './failure.ts'
+import { classifyYtdlp, JS_RUNTIME_MISSING, ToolFailure } from './failure.ts'
+import { JS_RUNTIME_SINCE, needsJsRuntime, type JsRuntimeName } from './js-runtime.ts'
 import { runTool } from './run.ts'
 import { chaptersOf } from '../music/chapters.ts'
 import type { Chapter } from '../music/schema.ts'
@@ -18,8 +19,8 @@ export interface YtdlpConfig {
   /** Its version (`2025.11.12`), to know which flags it understands; null if unknown. */
   version: string | null
   allow: AllowList
-  /** The JavaScript runtime handed to yt-dlp: this process's Bun. */
-  jsRuntime: { path: string; env: Record<string, string> }
+  /** The JavaScript runtime handed to yt-dlp (src/tools/js-runtime.ts); null when none was found. */
+  jsRuntime: { name: JsRuntimeName; path: string; supported: boolean; env: Record<string, string> } | null
   /** `--max-filesize` in bytes. */
   maxFilesize: number
   /** A Netscape cookies.txt to hand over for this call, or null. */
@@ -31,7 +32,7 @@ export interface YtdlpConfig {
 }
 
 /** yt-dlp learnt `--js-runtimes` in 2025.11; older ones refuse unknown options, and run no JS anyway. */
-export const JS_RUNTIME_SINCE = '2025.11.00'
+export { JS_RUNTIME_SINCE }
 
 /**
  * Formats whose protocol is HTTP(S), HLS or DASH over HTTP: never a helper
@@ -55,7 +56,11 @@ export function ytdlpBaseArgs(cfg: YtdlpConfig, proxyUrl: string, cookieFile: st
     '--max-filesize',
     String(cfg.maxFilesize),
   ]
-  if (cfg.version && cfg.version >= JS_RUNTIME_SINCE) args.push('--no-js-runtimes', '--js-runtimes', `bun:${cfg.jsRuntime.path}`)
+  // only the chosen runtime: never one yt-dlp would find by itself on PATH
+  if (cfg.version && cfg.version >= JS_RUNTIME_SINCE) {
+    args.push('--no-js-runtimes')
+    if (cfg.jsRuntime) args.push('--js-runtimes', `${cfg.jsRuntime.name}:${cfg.jsRuntime.path}`)
+  }
   if (cfg.sleepRequests) args.push('--sleep-requests', String(cfg.sleepRequests))
   if (cookieFile) args.push('--cookies', cookieFile)
   return args
@@ -71,8 +76,14 @@ export async function runYtdlp(
   opts: Omit<Parameters<typeof runTool>[2], 'classify' | 'env'>,
 ) {
   if (!cfg.path) throw new ToolFailure('tool_missing', 'no yt-dlp: YTDLP_PATH unset, no managed copy and none on PATH')
+  // YouTube's challenges need a supported runtime; other sites do not
+  const target = args[args.lastIndexOf('--') + 1]
+  if (target && needsJsRuntime(target) && !cfg.jsRuntime?.supported) throw new ToolFailure('tool_missing', JS_RUNTIME_MISSING)
   const proxy = await egressProxy(cfg.allow)
   let dir: string | null = null
+  // HOME and TMPDIR of yt-dlp and its runtime: a private folder under DATA_DIR/tmp (src/lib/process.ts toolEnv)
+  const home = join(cfg.tmpDir, 'home')
+  await mkdir(home, { recursive: true, mode: 0o700 })
   try {
     let cookieFile: string | null = null
     if (cfg.cookies) {
@@ -84,7 +95,7 @@ export async function runYtdlp(
     }
     return await runTool('yt-dlp', [cfg.path, ...ytdlpBaseArgs(cfg, proxy.url, cookieFile), ...args], {
       ...opts,
-      env: cfg.jsRuntime.env,
+      env: { HOME: home, TMPDIR: cfg.tmpDir, ...cfg.jsRuntime?.env },
       classify: classifyYtdlp,
     })
   } finally {

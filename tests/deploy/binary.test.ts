@@ -6,6 +6,8 @@ import { join } from 'node:path'
 import { testMedia } from '../support/media.ts'
 import { run, startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { startFakeYtdlp } from '../support/fake-ytdlp.ts'
+import { startDenoRelease, zipOf, type DenoRelease } from '../support/deno-release.ts'
+import { denoFromPackage, denoTarget } from '../../src/tools/js-runtime.ts'
 import { createMusicJob, HttpClient, openListenSocket, signUp, waitForMusicJobs } from './support.ts'
 
 // The one-file executable (scripts/build-binary.ts): built once, started from
@@ -16,15 +18,33 @@ const work = mkdtempSync(join(tmpdir(), 'tunefeed-binary-'))
 const binary = join(work, 'bin', 'tunefeed')
 const home = join(work, 'home') // the empty folder it starts in: DATA_DIR defaults to ./data
 let server: ServerProcess | undefined
+// the binary has no node_modules: with no Deno on PATH it fetches one. Every start here gets a
+// PATH without Deno and a Deno release stand-in on 127.0.0.1 serving the npm package's real binary
+let release: DenoRelease | undefined
+const denoEnv = () => ({ DENO_RELEASE_URL: release!.url, PATH: '/usr/bin:/bin' })
+
+/** GET /api/health once the tools are found (the managed Deno is fetched first). */
+async function healthWhenReady(url: string) {
+  const until = Date.now() + 90_000
+  for (;;) {
+    const res = await fetch(`${url}/api/health`)
+    const body = (await res.json()) as Record<string, string>
+    if (!Object.values(body).includes('starting: looking for the tools') || Date.now() > until) return { status: res.status, body }
+    await Bun.sleep(200)
+  }
+}
 
 beforeAll(async () => {
   if (!bunBuildWorks) return
+  release = await startDenoRelease(denoTarget()!)
+  release.publish(zipOf([{ name: 'deno', data: await Bun.file(denoFromPackage()!).bytes() }]))
   const built = await run([process.execPath, 'scripts/build-binary.ts', `--outfile=${binary}`], {}, 300_000)
   if (built.code !== 0) throw new Error(`build-binary failed (${built.code})\n${built.stdout}\n${built.stderr}`)
 }, 310_000)
 
 afterAll(async () => {
   if (server && server.proc.exitCode === null) await server.stop('SIGKILL')
+  await release?.stop()
   rmSync(work, { recursive: true, force: true })
 })
 
@@ -40,13 +60,14 @@ describe.skipIf(!bunBuildWorks)('the compiled binary', () => {
     const { mkdirSync } = await import('node:fs')
     mkdirSync(home)
     // no DATA_DIR: ./data under the working directory
-    server = await startServerProcess({ LOG_LEVEL: 'info' }, 120_000, { cmd: [binary], cwd: home })
+    server = await startServerProcess({ LOG_LEVEL: 'info', ...denoEnv() }, 120_000, { cmd: [binary], cwd: home })
     expect(server.stdout()).toContain('"database":"pglite"')
     expect(readdirSync(join(home, 'data')).sort()).toEqual(expect.arrayContaining(['db', 'queue']))
 
-    const health = await fetch(`${server.url}/api/health`)
+    const health = await healthWhenReady(server.url)
     expect(health.status).toBe(200)
-    expect(await health.json()).toMatchObject({ status: 'ok', database: 'ok', queue: 'ok' })
+    expect(health.body).toMatchObject({ status: 'ok', database: 'ok', queue: 'ok', jsRuntime: 'ok' })
+    expect(release!.hits).toEqual([`/deno-${denoTarget()}.zip.sha256sum`, `/deno-${denoTarget()}.zip`])
 
     // the web app, its hashed assets and the SPA fallback, all from inside the binary
     const index = await fetch(`${server.url}/`)
@@ -100,7 +121,7 @@ describe.skipIf(!bunBuildWorks)('the compiled binary', () => {
     expect(existsSync(join(home, 'data', 'db.lock'))).toBe(false)
 
     // and the next start keeps everything: the admin can log in
-    server = await startServerProcess({}, 60_000, { cmd: [binary], cwd: home })
+    server = await startServerProcess(denoEnv(), 60_000, { cmd: [binary], cwd: home })
     const client = new HttpClient(server.url)
     const login = await client.json('/api/auth/login', { email: 'root@example.com', password: 'password123' })
     expect(login.status).toBe(200)
@@ -126,21 +147,24 @@ describe.skipIf(!bunBuildWorks)('the compiled binary', () => {
     expect(readdirSync(join(elsewhere, 'music')).length).toBe(1) // the user's folder with the job
   }, 200_000)
 
-  test('hands itself to yt-dlp as the JavaScript runtime (BUN_BE_BUN=1)', async () => {
-    // the binary acts as plain bun with BUN_BE_BUN=1: what yt-dlp runs for YouTube's challenges
-    const asBun = await run([binary, '-e', 'console.log(typeof Bun.version)'], { BUN_BE_BUN: '1' })
-    expect(asBun).toMatchObject({ code: 0, stdout: 'string\n' })
-    const fake = startFakeYtdlp({ version: '2025.12.08' })
+  test('hands yt-dlp the managed Deno it fetched (never itself as Bun), after asking yt-dlp’s verdict', async () => {
+    const fake = startFakeYtdlp({ version: '2026.08.19' })
     const dataDir = join(work, 'js-runtime')
-    const js = await startServerProcess({ DATA_DIR: dataDir, YTDLP_PATH: fake.path, FETCH_ALLOW_HOSTS: '127.0.0.1' }, 120_000, { cmd: [binary], cwd: work })
+    const js = await startServerProcess({ DATA_DIR: dataDir, YTDLP_PATH: fake.path, FETCH_ALLOW_HOSTS: '127.0.0.1', ...denoEnv() }, 120_000, { cmd: [binary], cwd: work })
     try {
+      expect((await healthWhenReady(js.url)).body).toMatchObject({ status: 'ok', jsRuntime: 'ok' })
       const client = new HttpClient(js.url)
       await signUp(client, join(dataDir, 'mail'), 'runtime@example.com')
       const res = await client.request(`/api/music/grouping?video_url=${encodeURIComponent('http://127.0.0.1:9/sleep/10/someone')}`)
       expect(await res.json()).toEqual({ grouping: 'someone' })
+      const deno = readdirSync(join(dataDir, 'tools', 'deno', 'builds')).map((sha) => join(dataDir, 'tools', 'deno', 'builds', sha, 'deno'))
+      expect(deno).toHaveLength(1)
+      expect(statSync(deno[0]!).mode & 0o777).toBe(0o700)
+      expect(fake.calls()).toContainEqual(['-v', '--ignore-config', '--no-js-runtimes', '--js-runtimes', `deno:${deno[0]}`])
       const args = fake.calls().find((a) => a.includes('-J'))!
-      expect(args[args.indexOf('--js-runtimes') + 1]).toBe(`bun:${binary}`)
+      expect(args[args.indexOf('--js-runtimes') + 1]).toBe(`deno:${deno[0]}`)
       expect(args).toContain('--no-js-runtimes')
+      for (const call of fake.calls()) expect(call.join(' ')).not.toContain('bun:')
     } finally {
       await js.stop()
       fake.stop()

@@ -128,6 +128,8 @@ describe('admin page and notifications in the browser', () => {
     await page.waitForFunction(() => document.title.startsWith('Admin'))
     // tools: the managed yt-dlp is off in tests (no update to check); cookies set from a file, then removed
     expect(await page.getByRole('button', { name: 'Update now' }).isDisabled()).toBe(true)
+    // yt-dlp's JavaScript runtime in words: the npm package's Deno (or one on PATH), supported
+    await page.getByText(/Supported Deno 2\.9\.6 \((found on PATH|from the deno npm package)\)/).waitFor()
     // the canary: not run yet; run now, its result in words (the e2e server's canary URL has nothing behind it)
     await page.getByText('Not run yet').waitFor()
     await page.getByRole('button', { name: 'Run canary now' }).click()

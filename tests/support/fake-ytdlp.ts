@@ -15,6 +15,10 @@ import { join } from 'node:path'
  * `--js-runtimes`), so successful jobs work too. `urls` maps a link (say a
  * YouTube watch URL) to the loopback URL actually downloaded, so a job can
  * present a YouTube video id while yt-dlp only ever talks to 127.0.0.1.
+ * `-v` without a URL prints a debug header as yt-dlp ≥ 2025.11 does: its
+ * `[debug] JS runtimes:` line names each `--js-runtimes` runtime that answers
+ * `--version` (run for real), marked `(unsupported)` when its name is in
+ * `unsupported`. Each call's environment is recorded (`environments()`).
  */
 export interface FakeYtdlp {
   path: string
@@ -22,6 +26,8 @@ export interface FakeYtdlp {
   calls(): string[][]
   /** The cookies file each call was given: its path, mode and text at the time. */
   cookieFiles(): { path: string; mode: number; text: string }[]
+  /** The environment of every call so far, with its arguments. */
+  environments(): { args: string[]; env: Record<string, string> }[]
   stop(): void
 }
 
@@ -38,13 +44,14 @@ export interface ToolErrorCase {
 export const FIXTURE = join(import.meta.dir, '../fixtures/tool-errors.json')
 export const toolErrorCases = (): ToolErrorCase[] => (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { cases: ToolErrorCase[] }).cases
 
-export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; urls?: Record<string, string> } = {}): FakeYtdlp {
+export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; urls?: Record<string, string>; unsupported?: string[] } = {}): FakeYtdlp {
   const dir = mkdtempSync(join(tmpdir(), 'tunefeed-fake-ytdlp-'))
   const log = join(dir, 'calls.jsonl')
   writeFileSync(log, '')
   writeFileSync(join(dir, 'cookies.jsonl'), '')
+  writeFileSync(join(dir, 'env.jsonl'), '')
   const path = join(dir, 'yt-dlp')
-  const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir, urls: opts.urls ?? {} }
+  const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir, urls: opts.urls ?? {}, unsupported: opts.unsupported ?? [] }
   writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(import.meta.path)} ${JSON.stringify(JSON.stringify(config))} "$@"\n`)
   chmodSync(path, 0o755)
   return {
@@ -59,16 +66,51 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; url
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l)),
+    environments: () =>
+      readFileSync(join(dir, 'env.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
     stop: () => rmSync(dir, { recursive: true, force: true }),
   }
+}
+
+const RUNTIME_VERSION: Record<string, RegExp> = { deno: /^deno (\S+)/m, node: /^v(\S+)/m, bun: /^(\d\S*)/m, quickjs: /version\s+(\S+)/m }
+
+/** yt-dlp's `-v` header line for the `--js-runtimes` given (YoutubeDL.py: `name-version`, ` (unsupported)`). */
+function jsRuntimesLine(args: string[], unsupported: string[]): string {
+  if (!args.includes('--js-runtimes')) return 'none (disabled)'
+  const found: string[] = []
+  args.forEach((a, i) => {
+    if (args[i - 1] !== '--js-runtimes') return
+    const [name, path] = [a.slice(0, a.indexOf(':')), a.slice(a.indexOf(':') + 1)]
+    let out = ''
+    try {
+      const ran = Bun.spawnSync([path, name === 'quickjs' ? '--help' : '--version'])
+      out = `${ran.stdout.toString()}${ran.stderr.toString()}`
+    } catch {
+      return
+    }
+    const version = RUNTIME_VERSION[name]?.exec(out)?.[1]
+    if (version) found.push(`${name}-${version}${unsupported.includes(name) ? ' (unsupported)' : ''}`)
+  })
+  return found.sort().join(', ') || 'none'
 }
 
 /** Arguments the 2023 yt-dlp does not know, with how many values each takes. */
 const NEWER_OPTIONS: Record<string, number> = { '--no-js-runtimes': 0, '--js-runtimes': 1 }
 
 async function main(configJson: string, args: string[]) {
-  const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string; urls: Record<string, string> }
+  const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string; urls: Record<string, string>; unsupported: string[] }
   appendFileSync(config.log, `${JSON.stringify(args)}\n`)
+  appendFileSync(join(config.counters, 'env.jsonl'), `${JSON.stringify({ args, env: process.env })}\n`)
+  if (args.includes('-v') && !args.some((a) => /^[a-z]+:\/\//.test(a))) {
+    console.error(`[debug] Command-line config: ${JSON.stringify(args)}`)
+    console.error(`[debug] yt-dlp version stable@${config.version} from yt-dlp/yt-dlp [standin]`)
+    console.error(`[debug] JS runtimes: ${jsRuntimesLine(args, config.unsupported)}`)
+    console.error('yt-dlp: error: You must provide at least one URL.')
+    return 2
+  }
   const mapped = config.urls[args.at(-1) ?? '']
   if (mapped) args[args.length - 1] = mapped
   const cookies = args.indexOf('--cookies')

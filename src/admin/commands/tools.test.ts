@@ -31,7 +31,7 @@ describe('scripts/admin.ts tools and cookies', () => {
     expect(shown.code).toBe(0)
     expect(shown.stdout).toMatch(/^yt-dlp {3}2023\.03\.04 .*\(managed; channel stable\)/m)
     expect(shown.stdout).toMatch(/^ffmpeg {3}\S+ {2}\/usr\/bin\/ffmpeg {2}\(path\)/m)
-    expect(shown.stdout).toMatch(/^js {7}bun /m)
+    expect(shown.stdout).toMatch(/^js {7}deno 2\.9\.6 {2}\S+ {2}\((path|package); supported\)/m)
 
     const updated = await admin('tools', 'update')
     expect(updated.code).toBe(0)

@@ -34,7 +34,11 @@ async function printTools(tools: Toolbox, ctx: CommandContext) {
   if (ytDlp.previousVersion) ctx.out(`         previous build ${ytDlp.previousVersion} (tools rollback)`)
   ctx.out(`         checked ${ytDlp.checkedAt ?? 'never'}, updated ${ytDlp.updatedAt ?? 'never'}${ytDlp.lastError ? `, last error: ${ytDlp.lastError}` : ''}`)
   ctx.out(`ffmpeg   ${ffmpeg.version ?? 'missing'}  ${ffmpeg.path ?? ''}  (${ffmpeg.source ?? 'none'})${ffmpeg.advice ? `\n         ${ffmpeg.advice}` : ''}`)
-  ctx.out(`js       ${jsRuntime.name} ${jsRuntime.version}`)
+  ctx.out(
+    jsRuntime.name
+      ? `js       ${jsRuntime.name} ${jsRuntime.version ?? '(no version)'}  ${jsRuntime.path}  (${jsRuntime.source}; ${jsRuntime.supported ? 'supported' : 'NOT supported: YouTube downloads need Deno 2.3 or later, or Node 22 or later'})`
+      : 'js       none: YouTube downloads need Deno 2.3 or later, or Node 22 or later',
+  )
   const canary = await canaryStatus(ctx)
   const result = canary.ok === null ? 'not run yet' : canary.ok ? `passed ${canary.checkedAt}` : `failed ${canary.checkedAt}: ${canary.lastError}`
   ctx.out(`canary   ${result}  (${canary.url})`)

@@ -69,10 +69,47 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
         {tools.ffmpeg.version ?? <Badge tone="bad">Missing</Badge>} {tools.ffmpeg.source && `(${tools.ffmpeg.source})`}
         {tools.ffmpeg.advice && <styled.span display="block" color="fg.muted">{tools.ffmpeg.advice}</styled.span>}
       </Fact>
-      <Fact label="JS runtime">
-        {tools.jsRuntime.name} {tools.jsRuntime.version}
+      <Fact label="JavaScript runtime">
+        <JsRuntimeFact js={tools.jsRuntime} />
       </Fact>
     </FactCard>
+  )
+}
+
+const RUNTIME_NAMES: Record<string, string> = { deno: 'Deno', node: 'Node', quickjs: 'QuickJS', bun: 'Bun' }
+const RUNTIME_SOURCES: Record<string, string> = {
+  setting: 'set by YTDLP_JS_RUNTIME',
+  path: 'found on PATH',
+  package: 'from the deno npm package',
+  managed: 'a copy the app downloaded',
+}
+/** The sentence /api/health says without a supported runtime (docs/api.md). */
+const RUNTIME_NEEDED = 'YouTube downloads need Deno 2.3 or later, or Node 22 or later.'
+
+/** The runtime yt-dlp solves YouTube's challenges with, in words; unsupported or missing says what YouTube needs. */
+function JsRuntimeFact({ js }: { js: Status['tools']['jsRuntime'] }) {
+  if (!js.name)
+    return (
+      <>
+        <Badge tone="bad">Missing</Badge> None found.
+        <styled.span display="block" color="fg.error">
+          {RUNTIME_NEEDED}
+        </styled.span>
+      </>
+    )
+  return (
+    <>
+      <Badge tone={js.supported ? 'ok' : 'bad'}>{js.supported ? 'Supported' : 'Not supported'}</Badge> {RUNTIME_NAMES[js.name] ?? js.name} {js.version ?? '(version unknown)'} (
+      {RUNTIME_SOURCES[js.source ?? ''] ?? js.source})
+      <styled.span display="block" color="fg.muted">
+        {js.path}
+      </styled.span>
+      {!js.supported && (
+        <styled.span display="block" color="fg.error">
+          {RUNTIME_NEEDED}
+        </styled.span>
+      )}
+    </>
   )
 }
 
