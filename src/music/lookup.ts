@@ -3,7 +3,7 @@ import { chaptersOf } from './chapters.ts'
 import type { Lookup } from './schema.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import type { AppContext } from '../context.ts'
-import { runLookup } from '../tools/lookup.ts'
+import { answerPaceWait, runLookup } from '../tools/lookup.ts'
 import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo } from '../tools/ytdlp.ts'
 
 type Info = Record<string, unknown>
@@ -95,7 +95,8 @@ export class LookupService {
     try {
       const info = await runLookup(this.ctx, userId, clientGone, (cfg, signal) => videoInfo(cfg, url, signal, { playlist: true }), { url })
       value = lookupFromInfo(info)
-    } catch {
+    } catch (err) {
+      answerPaceWait(err)
       // unsupported page, refused hop, timeout, client gone: the same answer for all
       fail(400, 'Unable to get video info.')
     }

@@ -20,7 +20,7 @@ import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './que
 import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
 import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
-import { limitLookup, runLookup } from '../tools/lookup.ts'
+import { answerPaceWait, limitLookup, runLookup } from '../tools/lookup.ts'
 import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
 
@@ -94,7 +94,8 @@ export function musicRoutes(ctx: AppContext) {
           url: video_url,
         })
         grouping = groupingOf(info)
-      } catch {
+      } catch (err) {
+        answerPaceWait(err)
         // unsupported page, refused hop, timeout, client gone: the same answer for all
       }
       if (!grouping) fail(400, 'Unable to get grouping.')

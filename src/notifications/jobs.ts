@@ -5,7 +5,7 @@ import { deliver, getSettings, logNotifyError, wanting } from './send.ts'
 import type { Notification } from './schema.ts'
 
 const notificationSchema: z.ZodType<Notification> = z.object({
-  event: z.enum(['job.finished', 'job.failed', 'videos.new', 'test']),
+  event: z.enum(['job.finished', 'job.failed', 'videos.new', 'test', 'admin.alert']),
   title: z.string().max(500),
   text: z.string().max(5000),
   url: z.string().max(2000).nullable(),

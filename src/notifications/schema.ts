@@ -24,7 +24,8 @@ export type NotificationSettings = z.output<typeof notificationSettingsBody>
 
 /** One message, as a webhook receives it (JSON) and ntfy shows it. */
 export interface Notification {
-  event: 'job.finished' | 'job.failed' | 'videos.new' | 'test'
+  /** `admin.alert`: something only an admin can fix (src/notifications/admins.ts). */
+  event: 'job.finished' | 'job.failed' | 'videos.new' | 'test' | 'admin.alert'
   title: string
   text: string
   /** Where a click goes (this server's page), when PUBLIC_URL is known. */

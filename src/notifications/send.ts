@@ -74,7 +74,7 @@ function ntfyRequest(topicUrl: string, n: Notification) {
   url.pathname = `${segments.join('/')}/`
   url.search = ''
   const text = n.items.length ? `${n.text}\n${n.items.map((i) => `${i.title}: ${i.url}`).join('\n')}` : n.text
-  return { url: url.toString(), body: { topic, title: n.title, message: text, ...(n.url ? { click: n.url } : {}), tags: [n.event === 'job.failed' ? 'warning' : 'bell'] } }
+  return { url: url.toString(), body: { topic, title: n.title, message: text, ...(n.url ? { click: n.url } : {}), tags: [n.event === 'job.failed' || n.event === 'admin.alert' ? 'warning' : 'bell'] } }
 }
 
 /** Sends one message to every endpoint set; throws DeliveryFailed naming each one that failed. */

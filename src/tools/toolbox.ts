@@ -8,6 +8,11 @@ import { loadCookies } from './cookies.ts'
 import { ManagedYtdlp } from './managed.ts'
 import { findFfmpeg, type Ffmpeg } from './ffmpeg.ts'
 import { ytdlpVersion, type YtdlpConfig } from './ytdlp.ts'
+import { ToolFailure } from './failure.ts'
+import { isPacedSite, type PaceTurn, type TakeOptions, YoutubePace } from './pace.ts'
+import { PotProvider } from './pot.ts'
+
+export { isPacedSite } from './pace.ts'
 
 export type YtdlpSource = 'config' | 'managed' | 'path'
 
@@ -28,9 +33,11 @@ export class Toolbox {
   ytdlp: YtdlpInUse | null = null
   /** The yt-dlp the app keeps current under DATA_DIR/tools (src/tools/managed.ts). */
   readonly managed: ManagedYtdlp
+  /** The app-wide YouTube gate: pacing and the pause after a bot check (src/tools/pace.ts). */
+  readonly pace: YoutubePace
+  /** The PO-token provider (YTDLP_POT_PROVIDER_URL) and its yt-dlp plugin (src/tools/pot.ts). */
+  readonly pot: PotProvider
   private leases = 0
-  /** Per site (host): link jobs wait until `until` after a bot check; `strikes` doubles the wait. */
-  private readonly pauses = new Map<string, { until: number; strikes: number }>()
   private idleWaiters: (() => void)[] = []
 
   constructor(
@@ -38,6 +45,8 @@ export class Toolbox {
     private readonly deps: { db: Db; cipher: Cipher; allow: AllowList },
   ) {
     this.managed = new ManagedYtdlp(this)
+    this.pace = new YoutubePace(deps.db, env)
+    this.pot = new PotProvider(env)
   }
 
   /**
@@ -50,6 +59,7 @@ export class Toolbox {
       this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
       await this.managed.load()
       await this.refreshYtdlp()
+      await this.pot.start()
       this.ready = true
     })()
     return this.found
@@ -81,13 +91,25 @@ export class Toolbox {
   /**
    * Runs `fn` with a yt-dlp configuration; the yt-dlp it names is not
    * swapped (managed update) until `fn` is done.
+   *
+   * With a YouTube `url` (isPacedSite) the call first takes its turn at the
+   * app-wide gate (src/tools/pace.ts): it waits up to `maxWaitMs` (default:
+   * as long as needed; aborted by `signal`), telling `onWait`, and rejects
+   * with PaceWait when its turn or the end of a bot-check pause is further
+   * away. A bot check met by `fn` pauses YouTube; a success resets the backoff.
    */
-  async withYtdlp<T>(fn: (cfg: YtdlpConfig) => Promise<T>, opts: { maxFilesize?: number; url?: string } = {}): Promise<T> {
+  async withYtdlp<T>(fn: (cfg: YtdlpConfig) => Promise<T>, opts: YtdlpCallOptions = {}): Promise<T> {
+    const paced = !!opts.url && isPacedSite(opts.url)
+    let turn: PaceTurn | null = null
+    if (paced) {
+      await this.found
+      turn = await this.pace.take(opts)
+    }
     this.leases++
     try {
       await this.found
       const cookies = await loadCookies(this.deps.db, this.deps.cipher)
-      return await fn({
+      const result = await fn({
         path: this.ytdlp?.path ?? null,
         version: this.ytdlp?.version ?? null,
         allow: this.deps.allow,
@@ -95,44 +117,17 @@ export class Toolbox {
         maxFilesize: opts.maxFilesize ?? this.env.MAX_UPLOAD_BYTES,
         cookies,
         tmpDir: join(this.env.DATA_DIR, 'tmp'),
-        sleepRequests: opts.url && isPacedSite(opts.url) ? 1 : 0,
+        sleepRequests: paced ? 1 : 0,
+        pot: this.pot.forYtdlp(),
       })
+      if (turn) await this.pace.noteSuccess(turn).catch(() => {})
+      return result
+    } catch (err) {
+      if (paced && err instanceof ToolFailure && err.kind === 'bot_check') await this.pace.noteBotCheck(botCheckCause(err.message))
+      throw err
     } finally {
       if (--this.leases === 0) for (const wake of this.idleWaiters.splice(0)) wake()
     }
-  }
-
-  /** A site answered with a bot check: its link jobs wait before the next call, longer each time. */
-  noteBotCheck(url: string) {
-    const base = this.env.BOT_CHECK_PAUSE_SECONDS * 1000
-    const host = hostOf(url)
-    if (!base || !host) return
-    const strikes = (this.pauses.get(host)?.strikes ?? 0) + 1
-    this.pauses.set(host, { strikes, until: Date.now() + Math.min(base * 2 ** (strikes - 1), MAX_PAUSE_MS) })
-  }
-
-  /** A call to the site went through: no more waiting for it. */
-  noteSuccess(url: string) {
-    this.pauses.delete(hostOf(url))
-  }
-
-  /** Waits out the site's pause after a bot check (rejects when `signal` aborts). */
-  async waitForSite(url: string, signal: AbortSignal) {
-    const pause = this.pauses.get(hostOf(url))
-    const ms = pause ? pause.until - Date.now() : 0
-    if (ms <= 0) return
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(done, ms)
-      function done() {
-        signal.removeEventListener('abort', onAbort)
-        resolve()
-      }
-      function onAbort() {
-        clearTimeout(timer)
-        reject(signal.reason)
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-    })
   }
 
   /** Resolves once no yt-dlp call is running (the managed copy may then be switched). */
@@ -168,16 +163,20 @@ export class Toolbox {
         advice: ffmpeg && ffmpeg.source !== 'config' && ffmpeg.source !== 'path' ? 'Install the system ffmpeg (apt-get install ffmpeg): the bundled build is older.' : null,
       },
       jsRuntime: { name: 'bun', version: Bun.version },
+      potProvider: this.pot.status(),
     }
   }
 }
 
-// below the default job time limit (JOB_TIMEOUT_SECONDS, 15 min): the wait happens inside the job
-const MAX_PAUSE_MS = 10 * 60 * 1000
-const hostOf = (url: string) => URL.parse(url)?.hostname.toLowerCase() ?? ''
-
-/** Sites that throttle or bot-check bursts: yt-dlp sleeps between their requests. */
-export function isPacedSite(url: string): boolean {
-  const host = URL.parse(url)?.hostname.toLowerCase() ?? ''
-  return /(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com|googlevideo\.com)$/.test(host)
+/** How a call asks for its turn: its URL (a YouTube one is paced) and how long it may wait. */
+export interface YtdlpCallOptions extends Pick<TakeOptions, 'signal' | 'maxWaitMs' | 'onWait'> {
+  maxFilesize?: number
+  url?: string
 }
+
+/** The tool's own words, cut to the line that says what happened (for `pauseCause`). */
+function botCheckCause(message: string): string {
+  const line = message.split(/ \| |\n/).find((l) => /not a bot|rate-limited|429|captcha/i.test(l)) ?? message
+  return line.replace(/^.*?ERROR:\s*/, '').slice(0, 300)
+}
+

@@ -42,6 +42,8 @@ export async function createTestApp(
     SCHEDULER: 'false',
     // no managed yt-dlp download in tests unless a test asks for one (against a local release server)
     YTDLP_UPDATE: 'off',
+    // no YouTube pacing unless a test sets it (src/tools/pace.test.ts): many tests run YouTube-URL jobs
+    YTDLP_SLEEP_SECONDS: '0',
     PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,

@@ -22,6 +22,10 @@ export interface FakeYtdlp {
   calls(): string[][]
   /** The cookies file each call was given: its path, mode and text at the time. */
   cookieFiles(): { path: string; mode: number; text: string }[]
+  /** Every call with the time it started (ms since the epoch, taken as the stand-in starts). */
+  starts(): { at: number; args: string[] }[]
+  /** While on, every call but `--version` answers YouTube's bot check (the fixture's `bot-check` text). */
+  botCheck(on: boolean): void
   stop(): void
 }
 
@@ -43,6 +47,7 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; url
   const log = join(dir, 'calls.jsonl')
   writeFileSync(log, '')
   writeFileSync(join(dir, 'cookies.jsonl'), '')
+  writeFileSync(join(dir, 'starts.jsonl'), '')
   const path = join(dir, 'yt-dlp')
   const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir, urls: opts.urls ?? {} }
   writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(import.meta.path)} ${JSON.stringify(JSON.stringify(config))} "$@"\n`)
@@ -59,6 +64,12 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; url
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l)),
+    starts: () =>
+      readFileSync(join(dir, 'starts.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    botCheck: (on) => (on ? writeFileSync(join(dir, 'bot-check'), '1') : rmSync(join(dir, 'bot-check'), { force: true })),
     stop: () => rmSync(dir, { recursive: true, force: true }),
   }
 }
@@ -69,6 +80,7 @@ const NEWER_OPTIONS: Record<string, number> = { '--no-js-runtimes': 0, '--js-run
 async function main(configJson: string, args: string[]) {
   const config = JSON.parse(configJson) as { log: string; version: string; real: string; fixture: string; counters: string; urls: Record<string, string> }
   appendFileSync(config.log, `${JSON.stringify(args)}\n`)
+  appendFileSync(join(config.counters, 'starts.jsonl'), `${JSON.stringify({ at: Date.now(), args })}\n`)
   const mapped = config.urls[args.at(-1) ?? '']
   if (mapped) args[args.length - 1] = mapped
   const cookies = args.indexOf('--cookies')
@@ -90,8 +102,12 @@ async function main(configJson: string, args: string[]) {
   const url = args.at(-1) ?? ''
   const path = URL.parse(url)?.pathname ?? ''
   const cases = (JSON.parse(readFileSync(config.fixture, 'utf8')) as { cases: ToolErrorCase[] }).cases
+  let botCheck = false
+  try {
+    botCheck = statSync(join(config.counters, 'bot-check')).isFile()
+  } catch {}
   const flaky = /^\/flaky\/(\d+)\/([\w-]+)(\/.*)$/.exec(path)
-  let failWith = /^\/fail\/([\w-]+)$/.exec(path)?.[1]
+  let failWith = botCheck ? 'bot-check' : /^\/fail\/([\w-]+)$/.exec(path)?.[1]
   if (flaky) {
     const counter = join(config.counters, `count-${Bun.hash(url)}`)
     let n = 0

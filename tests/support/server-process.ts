@@ -46,6 +46,8 @@ export function baseEnv(env: Record<string, string>): Record<string, string> {
     SCHEDULER: 'false',
     // no managed yt-dlp download unless a test points YTDLP_RELEASE_URL at a local release server
     YTDLP_UPDATE: 'off',
+    // no YouTube pacing unless a test sets it (src/tools/pace.test.ts)
+    YTDLP_SLEEP_SECONDS: '0',
     APP_SECRET: 'process-test-secret-process-test-secret',
     ...env,
   }
