@@ -187,7 +187,7 @@ export class PotProvider {
       ok: this.ping.ok && this.pluginDir !== null,
       version: this.ping.version,
       checkedAt: this.ping.checkedAt?.toISOString() ?? null,
-      lastError: this.ping.error ? `The PO-token provider does not answer: ${this.ping.error}.` : this.pluginError,
+      lastError: this.ping.error ? `The PO-token provider at ${this.url} does not answer: ${this.ping.error}.` : this.pluginError,
       plugin: {
         version: this.env.YTDLP_POT_PLUGIN_URL ? null : POT_PLUGIN_VERSION,
         sha256: this.sha256,
