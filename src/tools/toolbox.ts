@@ -9,6 +9,7 @@ import { ManagedYtdlp } from './managed.ts'
 import { findFfmpeg, type Ffmpeg } from './ffmpeg.ts'
 import { ytdlpVersion, type YtdlpConfig } from './ytdlp.ts'
 import { ToolFailure } from './failure.ts'
+import { errorFields, log } from '../lib/logger.ts'
 import { isPacedSite, type PaceTurn, type TakeOptions, YoutubePace } from './pace.ts'
 import { PotProvider } from './pot.ts'
 
@@ -123,7 +124,8 @@ export class Toolbox {
       if (turn) await this.pace.noteSuccess(turn).catch(() => {})
       return result
     } catch (err) {
-      if (paced && err instanceof ToolFailure && err.kind === 'bot_check') await this.pace.noteBotCheck(botCheckCause(err.message))
+      if (paced && err instanceof ToolFailure && err.kind === 'bot_check')
+        await this.pace.noteBotCheck(botCheckCause(err.message)).catch((noteErr) => log.error('bot-check pause not recorded', errorFields(noteErr)))
       throw err
     } finally {
       if (--this.leases === 0) for (const wake of this.idleWaiters.splice(0)) wake()
