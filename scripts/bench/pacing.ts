@@ -8,7 +8,8 @@
  * links mapped to loopback by the stand-in yt-dlp. Run twice in the same process: first with
  * YTDLP_SLEEP_SECONDS=0 (the baseline), then with --sleep. Prints the wall time of each, the floor
  * the gate sets (sleep × (jobs − 1)), how far the paced run is above that floor, and the spacing of
- * the recorded yt-dlp starts.
+ * the recorded yt-dlp starts. Run it as `LOG_LEVEL=silent bun scripts/bench/pacing.ts` for the
+ * summary alone. Results: docs/decisions/149-pacing-cost.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
