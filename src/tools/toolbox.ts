@@ -176,9 +176,12 @@ export interface YtdlpCallOptions extends Pick<TakeOptions, 'signal' | 'maxWaitM
   url?: string
 }
 
-/** The tool's own words, cut to the line that says what happened (for `pauseCause`). */
-function botCheckCause(message: string): string {
-  const line = message.split(/ \| |\n/).find((l) => /not a bot|rate-limited|429|captcha/i.test(l)) ?? message
-  return line.replace(/^.*?ERROR:\s*/, '').slice(0, 300)
+/** The tool's own words, cut to the sentence that says what happened (for `pauseCause`). */
+export function botCheckCause(message: string): string {
+  const sign = /not a bot|rate-limited|429|captcha/i
+  const line = message.split(/ \| |\n/).find((l) => sign.test(l)) ?? message
+  const text = line.replace(/^.*?ERROR:\s*/, '')
+  // up to the end of the sentence holding the sign (YouTube's advice about cookies follows it)
+  const end = text.slice(text.search(sign)).search(/[.!](\s|$)/)
+  return (end >= 0 ? text.slice(0, text.search(sign) + end + 1) : text).slice(0, 300)
 }
-
