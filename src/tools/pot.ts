@@ -33,14 +33,21 @@ const CHECK_EVERY_MS = 5 * 60 * 1000
 const STALE_MS = 5_000
 const PING_TIMEOUT_MS = 5_000
 
+/** `tools.potProvider` (docs/api.md): what the provider's `/ping` said. */
 export interface PotProviderStatus {
   url: string
   ok: boolean
   version: string | null
   checkedAt: string | null
   lastError: string | null
-  /** The plugin yt-dlp is handed, once fetched and checked. */
-  plugin: { version: string | null; sha256: string; installed: boolean; error: string | null }
+}
+
+/** `tools.potPlugin`: the plugin yt-dlp is handed, once fetched and checked. */
+export interface PotPluginStatus {
+  version: string | null
+  sha256: string
+  installed: boolean
+  error: string | null
 }
 
 export class PotProvider {
@@ -184,16 +191,21 @@ export class PotProvider {
     if (!this.url) return null
     return {
       url: this.url,
-      ok: this.ping.ok && this.pluginDir !== null,
+      ok: this.ping.ok,
       version: this.ping.version,
       checkedAt: this.ping.checkedAt?.toISOString() ?? null,
-      lastError: this.ping.error ? `The PO-token provider at ${this.url} does not answer: ${this.ping.error}.` : this.pluginError,
-      plugin: {
-        version: this.env.YTDLP_POT_PLUGIN_URL ? null : POT_PLUGIN_VERSION,
-        sha256: this.sha256,
-        installed: this.pluginDir !== null,
-        error: this.pluginError,
-      },
+      lastError: this.ping.error ? `The PO-token provider at ${this.url} does not answer: ${this.ping.error}.` : null,
+    }
+  }
+
+  /** `tools.potPlugin` of GET /api/admin/status; null when no provider is set. */
+  pluginStatus(): PotPluginStatus | null {
+    if (!this.url) return null
+    return {
+      version: this.env.YTDLP_POT_PLUGIN_URL ? null : POT_PLUGIN_VERSION,
+      sha256: this.sha256,
+      installed: this.pluginDir !== null,
+      error: this.pluginError ? `The PO-token plugin is not installed: ${this.pluginError}` : null,
     }
   }
 }

@@ -166,6 +166,7 @@ export class Toolbox {
       },
       jsRuntime: { name: 'bun', version: Bun.version },
       potProvider: this.pot.status(),
+      potPlugin: this.pot.pluginStatus(),
     }
   }
 }

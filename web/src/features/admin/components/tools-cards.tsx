@@ -51,7 +51,7 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
       <Fact label="JS runtime">
         {tools.jsRuntime.name} {tools.jsRuntime.version}
       </Fact>
-      <PotProviderFact pot={tools.potProvider} />
+      <PotProviderFact pot={tools.potProvider} plugin={tools.potPlugin} />
     </FactCard>
   )
 }

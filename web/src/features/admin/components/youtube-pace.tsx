@@ -31,18 +31,19 @@ export function PaceFacts({ pace }: { pace: Status['youtube']['pace'] }) {
 }
 
 /** The PO-token provider (YTDLP_POT_PROVIDER_URL): off, answering, or what is wrong, in words. */
-export function PotProviderFact({ pot }: { pot: Status['tools']['potProvider'] }) {
+export function PotProviderFact({ pot, plugin }: { pot: Status['tools']['potProvider']; plugin: Status['tools']['potPlugin'] }) {
   return (
     <Fact label="PO tokens">
       {!pot ? (
         'Off: set YTDLP_POT_PROVIDER_URL to a bgutil PO-token provider to help against bot checks.'
-      ) : pot.ok ? (
+      ) : pot.ok && plugin?.installed ? (
         <span data-testid="pot-provider">
           <Badge tone="ok">Working</Badge> The PO-token provider at {pot.url} answers (version {pot.version}, checked {when(pot.checkedAt)}).
         </span>
       ) : (
         <styled.span data-testid="pot-provider" color="fg.error">
-          <Badge tone="bad">Not working</Badge> {pot.lastError ?? `The PO-token provider at ${pot.url} has not been asked yet.`}
+          <Badge tone="bad">Not working</Badge> {pot.lastError ?? (pot.ok ? `The PO-token provider at ${pot.url} answers.` : `The PO-token provider at ${pot.url} has not been asked yet.`)}
+          {plugin?.error && <styled.span display="block">{plugin.error}</styled.span>}
         </styled.span>
       )}
     </Fact>
