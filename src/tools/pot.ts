@@ -32,6 +32,7 @@ const MAX_PLUGIN_BYTES = 5 * 1024 * 1024
 const CHECK_EVERY_MS = 5 * 60 * 1000
 const STALE_MS = 5_000
 const PING_TIMEOUT_MS = 5_000
+const START_WAIT_MS = 10_000
 
 /** `tools.potProvider` (docs/api.md): what the provider's `/ping` said. */
 export interface PotProviderStatus {
@@ -71,10 +72,14 @@ export class PotProvider {
     return this.env.YTDLP_POT_PLUGIN_SHA256 ?? POT_PLUGIN_SHA256
   }
 
-  /** At tools start: the plugin installed (or its failure recorded), the provider asked once, then every 5 minutes. */
+  /**
+   * At tools start: the plugin installed (or its failure recorded) and the provider asked, then
+   * both again every 5 minutes. Tools start waits at most 10 s for this (a release host that does
+   * not answer must not hold every download back); the install goes on meanwhile.
+   */
   async start() {
     if (!this.enabled) return
-    await Promise.all([this.install(), this.check()])
+    await Promise.race([Promise.all([this.install(), this.check()]), Bun.sleep(START_WAIT_MS)])
     this.timer ??= setInterval(() => void Promise.all([this.install(), this.check()]), CHECK_EVERY_MS)
     this.timer.unref?.()
   }
