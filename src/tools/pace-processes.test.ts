@@ -125,7 +125,8 @@ describe.skipIf(!adminUrl)('two processes on one PostgreSQL', () => {
 describe('a restart', () => {
   test('a bot-check pause outlives a restart: the job after it waits (saying why) and starts once the pause ends', async () => {
     const dataDir = join(work, 'restart')
-    const env = { DATA_DIR: dataDir, BOT_CHECK_PAUSE_SECONDS: '10' }
+    // long enough to outlast a restart on a busy machine
+    const env = { DATA_DIR: dataDir, BOT_CHECK_PAUSE_SECONDS: '40' }
     await adminCommand(['create-user', EMAIL, PASSWORD, '--admin'], { DATA_DIR: dataDir })
     const first = await start(env)
     let client = await login(first)
