@@ -9,6 +9,8 @@ import type { Jobs } from './jobs/types.ts'
 import { Hub } from './ws/hub.ts'
 import { Toolbox } from './tools/toolbox.ts'
 import { toolHealth } from './tools/health.ts'
+import { notifyAdmins } from './notifications/admins.ts'
+import { pauseNotification } from './tools/pace-notice.ts'
 
 /** What the routers need, built once by createContext (below) and passed down. */
 export interface AppContext {
@@ -83,6 +85,8 @@ export function createContext(env: Env, deps: ContextDeps): CreatedContext {
   }
   const queue = overrides.jobs ? null : createJobs(base, deps.queue)
   const ctx: AppContext = { ...base, jobs: overrides.jobs ?? queue! }
+  // one message to the admins per bot-check pause (src/tools/pace.ts), from the process that started it
+  ctx.tools.pace.onPause ??= (pause) => notifyAdmins(ctx, pauseNotification(ctx, pause))
   return {
     ctx,
     start: async () => void (await queue?.start(ctx)),

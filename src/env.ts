@@ -75,8 +75,25 @@ const schema = z.object({
   LOOKUP_CONCURRENCY_PER_USER: z.coerce.number().int().positive().default(2),
   /** A look-up's own time limit (at most 55 s: the server's idle timeout is 60 s, so the look-up answers first). */
   LOOKUP_TIMEOUT_SECONDS: z.coerce.number().int().positive().max(55).default(40),
-  /** After a bot check on a site, its link jobs wait this long before calling it again (doubling per new check, at most 10 min, inside the job's time limit); 0: off. */
-  BOT_CHECK_PAUSE_SECONDS: z.coerce.number().min(0).default(60),
+  /**
+   * After a bot check, YouTube extractions pause this long, app-wide (doubling on each pause
+   * that follows another without a success between, up to 16 times this and at most 8 hours); 0: off.
+   */
+  BOT_CHECK_PAUSE_SECONDS: z.coerce.number().min(0).default(30 * 60),
+  /** Least time between the starts of two YouTube extractions, app-wide (src/tools/pace.ts). */
+  YTDLP_SLEEP_SECONDS: z.coerce.number().min(0).default(8),
+  /** Most YouTube extractions in any 60 minutes, app-wide; 0: no limit. */
+  YTDLP_MAX_PER_HOUR: z.coerce.number().int().min(0).default(250),
+  /** Base URL of a PO-token provider's HTTP server (bgutil-ytdlp-pot-provider); unset: off. */
+  YTDLP_POT_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Where the provider's yt-dlp plugin zip is fetched (HTTPS, loopback excepted); default: the pinned release. */
+  YTDLP_POT_PLUGIN_URL: z.url().optional(),
+  /** The plugin zip's SHA-256 (hex) when YTDLP_POT_PLUGIN_URL names another build than the pinned one. */
+  YTDLP_POT_PLUGIN_SHA256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
+    .transform((v) => v.toLowerCase())
+    .optional(),
   /** The search path for tools (yt-dlp, ffmpeg), as the process got it. */
   PATH: z.string().default(''),
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(Math.max(1, cpus().length)),

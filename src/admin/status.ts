@@ -62,13 +62,16 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules, canary] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, canary, pace] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
     quotaStatus(db, env.YOUTUBE_DAILY_QUOTA),
     adminSchedules(ctx),
     canaryStatus(ctx),
+    ctx.tools.pace.status(),
+    // the PO-token provider's /ping, asked again unless a few seconds old
+    ctx.tools.pot.refresh(),
   ])
   return {
     version: embedded()?.version ?? pkg.version,
@@ -87,6 +90,7 @@ export async function adminStatus(ctx: AppContext) {
         cause: quota.cause,
         resetsAt: quota.resetsAt,
       },
+      pace,
     },
     schedules,
   }

@@ -7,6 +7,7 @@ import { metrics } from '../lib/metrics-registry.ts'
 import { recordFailure, recordScheduleRun, scheduleOf } from './history.ts'
 import {
   JobAbort,
+  JobLater,
   PermanentJobError,
   type EnqueueOptions,
   type JobDefinition,
@@ -288,7 +289,7 @@ export class BunqueueJobs implements Jobs {
     }
     const started = performance.now()
     log.debug('job started', { job: def.name, id, attempt })
-    const record = (outcome: 'completed' | 'retry' | 'failed' | 'cancelled' | 'interrupted') => {
+    const record = (outcome: 'completed' | 'retry' | 'failed' | 'cancelled' | 'interrupted' | 'delayed') => {
       metrics.jobsFinished.inc({ job: def.name, outcome })
       metrics.jobDuration.observe({ job: def.name, outcome }, (performance.now() - started) / 1000)
     }
@@ -302,6 +303,13 @@ export class BunqueueJobs implements Jobs {
       if (abort?.kind === 'cancel') {
         record('cancelled')
         log.info('job cancelled', { job: def.name, id })
+        return
+      }
+      if (err instanceof JobLater && !abort) {
+        // back in the queue until its time, the attempt not counted
+        await job.moveToDelayed(Math.max(err.until.getTime(), Date.now() + 1), job.token)
+        record('delayed')
+        log.info('job waits', { job: def.name, id, until: err.until.toISOString(), why: err.message })
         return
       }
       if (abort?.kind === 'shutdown') {

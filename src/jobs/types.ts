@@ -24,6 +24,21 @@ export class JobAbort extends Error {
   }
 }
 
+/**
+ * Thrown by a handler that cannot go on before `until` (its turn at YouTube,
+ * src/tools/pace.ts): the queue puts the job back, delayed until then, without
+ * costing an attempt or holding a worker slot meanwhile.
+ */
+export class JobLater extends Error {
+  override name = 'JobLater'
+  constructor(
+    readonly until: Date,
+    message = `waits until ${until.toISOString()}`,
+  ) {
+    super(message)
+  }
+}
+
 /** Thrown by a handler for a failure that another attempt would not fix (bad input, tool refused the source). */
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError'

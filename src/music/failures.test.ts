@@ -31,7 +31,7 @@ const callsFor = (url: string) => fake.calls().filter((args) => args.at(-1) === 
 beforeAll(async () => {
   ;[media, files] = await Promise.all([startMediaServer(), testMedia()])
   fake = startFakeYtdlp({ version: '2025.12.08' })
-  // no site pause after bot checks here (src/tools/toolbox.test.ts covers it): the cases run in parallel on one host
+  // no YouTube pause after bot checks here (src/tools/pace.test.ts covers it); these links are not YouTube's anyway
   t = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', YTDLP_PATH: fake.path, JOB_CONCURRENCY: '8', BOT_CHECK_PAUSE_SECONDS: '0' }, queue: { retryDelayMs: 100 } })
   ;({ client: alice } = await signUp(t))
 }, 60_000)
@@ -66,8 +66,8 @@ describe('failure reasons through the API', () => {
     }
   })
 
-  test('a bot check that clears on a later attempt ends completed', async () => {
-    const url = `${media.url}/flaky/2/bot-check/page.html`
+  test('a network failure that clears on a later attempt ends completed', async () => {
+    const url = `${media.url}/flaky/2/network/page.html`
     const job = await waitForJob(alice, await createJob(alice, musicForm({ ...fields, video_url: url })), 30_000)
     expect(job.failed).toBeNull()
     expect(job.completed).toMatch(/Z$/)

@@ -27,7 +27,7 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
       })
     }
   },
-  // transient tool failures (network, bot check, timeout) are retried, further apart each time
+  // transient tool failures (network, timeout) are retried, further apart each time; a bot check is not (src/tools/pace.ts)
   backoff: 'exponential',
   async onGiveUp(ctx, { jobId }, error) {
     const row = await failMusicJob(ctx.db, jobId, error.message, failureKind(error))

@@ -4,7 +4,7 @@ import type { Lookup } from './schema.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import type { AppContext, SessionUser } from '../context.ts'
 import { isPrivateListInfo, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
-import { runLookup } from '../tools/lookup.ts'
+import { answerPaceWait, runLookup } from '../tools/lookup.ts'
 import { groupingOf, MAX_PLAYLIST_ENTRIES, videoInfo } from '../tools/ytdlp.ts'
 
 type Info = Record<string, unknown>
@@ -101,7 +101,8 @@ export class LookupService {
       // a link that led (redirect) to a private list of the cookies' account: shown to an admin only
       refused = !user.admin && isPrivateListInfo(info)
       value = lookupFromInfo(info)
-    } catch {
+    } catch (err) {
+      answerPaceWait(err)
       // unsupported page, refused hop, timeout, client gone: the same answer for all
       fail(400, 'Unable to get video info.')
     }

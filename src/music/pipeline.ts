@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
-import { JobAbort, PermanentJobError, type JobRun } from '../jobs/types.ts'
+import { JobAbort, JobLater, PermanentJobError, type JobRun } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { getWebdav } from '../webdav/queries.ts'
@@ -16,6 +16,7 @@ import { downloadAudio } from '../tools/ytdlp.ts'
 import { opensPrivateList } from '../tools/private-lists.ts'
 import { users } from '../auth/tables.ts'
 import { eq } from 'drizzle-orm'
+import { PaceWait, type PaceWaitInfo } from '../tools/pace.ts'
 import { fileChapters, probeMedia } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { squareArtwork } from './square.ts'
@@ -88,15 +89,28 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       }
       // the cookies' account's own lists are for admins only (src/tools/private-lists.ts), also for a job made before the rule
       if (opensPrivateList(url) && !(await isAdmin(ctx, row.userId))) throw new JobFailure('unsupported_url', 'video URL refused: a private list of the cookies account')
-      // after a bot check on this site, wait (paced, with backoff) rather than fail in a burst
-      await ctx.tools.waitForSite(url, signal)
+      // a YouTube link takes its turn at the app-wide gate (src/tools/pace.ts): a near turn is
+      // waited for here, a far one (or a bot-check pause) puts the job back in the queue until then
+      let waiting = row.waitingReason !== null
+      const onWait = async (info: PaceWaitInfo | null) => {
+        if (!info && !waiting) return
+        waiting = info !== null
+        await setWaiting(ctx, row, info)
+      }
       try {
-        ;({ path: source, chapters } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), { url }))
+        ;({ path: source, chapters } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, signal, (f) => report(f * convertFrom)), {
+          url,
+          signal,
+          maxWaitMs: IN_RUN_WAIT_MS,
+          onWait,
+        }))
       } catch (err) {
-        if (err instanceof ToolFailure && err.kind === 'bot_check') ctx.tools.noteBotCheck(url)
+        if (err instanceof PaceWait && !signal.aborted) {
+          await setWaiting(ctx, row, { reason: err.reason, until: err.until })
+          throw new JobLater(err.until, err.message)
+        }
         throw err
       }
-      ctx.tools.noteSuccess(url)
     } else {
       if (!row.uploadFile) throw new PermanentJobError('job has neither a video URL nor an upload')
       source = inside(dir, row.uploadFile)
@@ -141,6 +155,15 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   } finally {
     await rm(work, { recursive: true, force: true })
   }
+}
+
+/** The longest a job waits for its YouTube turn while holding its worker slot; beyond, it waits in the queue. */
+const IN_RUN_WAIT_MS = 60_000
+
+/** The job row says whether (and why) the job waits for its turn; the list follows (STARTED refreshes it). */
+async function setWaiting(ctx: AppContext, row: MusicJobRow, info: PaceWaitInfo | null) {
+  await updateMusicJob(ctx.db, row.id, { waitingReason: info?.reason ?? null, waitingUntil: info?.until ?? null })
+  publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
 }
 
 /** Puts each finished file on the user's WebDAV account, when there is one. */

@@ -57,7 +57,7 @@ export async function setMusicJobProgress(db: Db, id: string, progress: number) 
 export async function completeMusicJob(db: Db, id: string, values: Partial<NewMusicJob>): Promise<MusicJobRow | null> {
   const [row] = await db
     .update(musicJobs)
-    .set({ ...values, progress: 100, completed: new Date() })
+    .set({ ...values, progress: 100, completed: new Date(), waitingReason: null, waitingUntil: null })
     .where(and(eq(musicJobs.id, id), unfinished))
     .returning()
   return row ?? null
@@ -67,7 +67,7 @@ export async function completeMusicJob(db: Db, id: string, values: Partial<NewMu
 export async function failMusicJob(db: Db, id: string, error: string, errorKind: ErrorKind): Promise<MusicJobRow | null> {
   const [row] = await db
     .update(musicJobs)
-    .set({ failed: new Date(), error: error.slice(0, 2000), errorKind })
+    .set({ failed: new Date(), error: error.slice(0, 2000), errorKind, waitingReason: null, waitingUntil: null })
     .where(and(eq(musicJobs.id, id), unfinished))
     .returning()
   return row ?? null
@@ -125,8 +125,21 @@ export function toMusicJob(row: MusicJobRow): MusicJob {
       downloadFilename: baseName(t.file),
     })),
     notice: row.notice,
+    waiting: jobWaiting(row),
     ...jobError(row),
   }
+}
+
+/** What a waiting job's row says (docs/decisions/146-waiting-jobs-and-lookups.md). */
+export const WAITING_SENTENCES = {
+  turn: 'Waiting for its turn: downloads from YouTube start a few seconds apart.',
+  hour: 'Waiting for its turn: the server has reached its hourly limit of downloads from YouTube.',
+  pause: 'Waiting: YouTube asked this server to confirm it is not a bot, so downloads from YouTube are paused for a while.',
+} as const
+
+function jobWaiting(row: MusicJobRow): MusicJob['waiting'] {
+  if (!row.waitingReason || row.completed || row.failed) return null
+  return { reason: row.waitingReason, until: row.waitingUntil?.toISOString() ?? null, message: WAITING_SENTENCES[row.waitingReason] }
 }
 
 /** `error`/`errorKind` of the API: the sentence for the kind, never the tool's own words. */

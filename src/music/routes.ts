@@ -21,7 +21,7 @@ import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './que
 import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
 import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
-import { limitLookup, runLookup } from '../tools/lookup.ts'
+import { answerPaceWait, limitLookup, runLookup } from '../tools/lookup.ts'
 import { isPrivateListInfo, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
 import { groupingOf, videoInfo } from '../tools/ytdlp.ts'
 
@@ -102,6 +102,7 @@ export function musicRoutes(ctx: AppContext) {
         grouping = groupingOf(info)
       } catch (err) {
         if (err instanceof HTTPException) throw err
+        answerPaceWait(err)
         // unsupported page, refused hop, timeout, client gone: the same answer for all
       }
       if (!grouping) fail(400, 'Unable to get grouping.')

@@ -114,6 +114,11 @@ export interface MusicJob {
   tracks: { title: string; trackNumber: number; downloadUrl: string; downloadFilename: string }[]
   /** Something to know about a finished job, e.g. that SponsorBlock could not be reached. */
   notice: string | null
+  /**
+   * Set while the job waits for its turn at YouTube: `turn` (extractions start a few seconds apart),
+   * `hour` (the hourly limit) or `pause` (after a bot check); `until` is when the wait should end.
+   */
+  waiting: { reason: 'turn' | 'hour' | 'pause'; until: string | null; message: string } | null
   /** Why the job failed, for a person; null unless failed. */
   error: string | null
   errorKind: ErrorKind | null

@@ -51,6 +51,13 @@ export const musicJobs = pgTable(
     error: text('error'),
     /** The failure's kind (src/tools/failure.ts), null while not failed. */
     errorKind: text('error_kind'),
+    /**
+     * Set while the job waits for its turn at YouTube (src/tools/pace.ts): `turn` (the time
+     * between extractions), `hour` (the hourly limit) or `pause` (after a bot check); null otherwise.
+     */
+    waitingReason: text('waiting_reason', { enum: ['turn', 'hour', 'pause'] }),
+    /** When that wait should end (its turn, or the pause's end). */
+    waitingUntil: ts('waiting_until'),
     startedAt: ts('started_at'),
     completed: ts('completed'),
     failed: ts('failed'),

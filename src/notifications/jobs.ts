@@ -6,7 +6,7 @@ import { deliver, getSettings, logNotifyError, sealPlainUrls, wanting } from './
 import type { Notification } from './schema.ts'
 
 const notificationSchema: z.ZodType<Notification> = z.object({
-  event: z.enum(['job.finished', 'job.failed', 'videos.new', 'test', 'tools.canary']),
+  event: z.enum(['job.finished', 'job.failed', 'videos.new', 'test', 'tools.canary', 'admin.alert']),
   title: z.string().max(500),
   text: z.string().max(5000),
   url: z.string().max(2000).nullable(),

@@ -36,7 +36,8 @@ export interface NotificationSettings {
 
 /** One message, as a webhook receives it (JSON) and ntfy shows it. */
 export interface Notification {
-  event: 'job.finished' | 'job.failed' | 'videos.new' | 'test' | 'tools.canary'
+  /** `admin.alert` and `tools.canary`: something only an admin can fix (src/notifications/admins.ts). */
+  event: 'job.finished' | 'job.failed' | 'videos.new' | 'test' | 'tools.canary' | 'admin.alert'
   title: string
   text: string
   /** Where a click goes (this server's page), when PUBLIC_URL is known. */

@@ -137,7 +137,7 @@ function ntfyRequest(topicUrl: string, n: Notification) {
   url.pathname = `${segments.join('/')}/`
   url.search = ''
   const text = n.items.length ? `${n.text}\n${n.items.map((i) => `${i.title}: ${i.url}`).join('\n')}` : n.text
-  return { url: url.toString(), body: { topic, title: n.title, message: text, ...(n.url ? { click: n.url } : {}), tags: [n.event === 'job.failed' || n.event === 'tools.canary' ? 'warning' : 'bell'] } }
+  return { url: url.toString(), body: { topic, title: n.title, message: text, ...(n.url ? { click: n.url } : {}), tags: [n.event === 'job.failed' || n.event === 'tools.canary' || n.event === 'admin.alert' ? 'warning' : 'bell'] } }
 }
 
 /** What one target did with a message: its status, or why it was not reached. */

@@ -167,7 +167,6 @@ export async function runCanary(ctx: AppContext, trigger: CanaryTrigger): Promis
         title: `YouTube downloads fail: ${reason}`,
         text: `The canary (${ctx.env.YTDLP_CANARY_URL}) failed on yt-dlp ${outcome.version ?? 'unknown'}${trigger === 'update' ? ' after an update' : ''}${previousFailed ? ', and on the build before it too' : ''}. ${advice}`,
         url: pageUrl(ctx, '/admin'),
-        items: [],
       })
     }
   }

@@ -27,7 +27,7 @@ export const ERROR_SENTENCES: Record<ErrorKind, string> = {
   unavailable: 'This video is unavailable: it was removed or the link is wrong. Check the link and try again.',
   private: 'This video is private. Ask its owner to share it, or use another link.',
   sign_in_required: 'This video needs a signed-in account (age or membership check). An admin can add cookies for downloads.',
-  bot_check: 'The site asked to confirm this is not a bot. The job was retried and still failed; try again later, or an admin can add cookies.',
+  bot_check: 'YouTube asked to confirm this is not a bot, so downloads from YouTube are paused for a while. Try again later; an admin can add cookies or a PO-token provider.',
   geo_blocked: 'This video is not available in the country of the server. Use another link.',
   unsupported_url: 'This link is not a page the downloader can read. Use a link to a video or audio page.',
   live: 'This is a live stream or premiere that has not ended yet. Try again once it has finished.',
@@ -55,8 +55,11 @@ export function failureSentence(kind: ErrorKind, message: string | null | undefi
   return message && OWN_SENTENCES.has(message) ? message : ERROR_SENTENCES[kind]
 }
 
-/** Kinds another attempt may fix: retried with backoff; the others fail the job at once. */
-export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'bot_check', 'timeout', 'tool_outdated'])
+/**
+ * Kinds another attempt may fix: retried with backoff; the others fail the job at once. A bot check
+ * is not retried: another try only digs deeper (it pauses YouTube instead, src/tools/pace.ts).
+ */
+export const TRANSIENT_KINDS: ReadonlySet<ErrorKind> = new Set(['network', 'timeout', 'tool_outdated'])
 
 /** A tool run that failed, with its kind; `message` keeps the tool's own words for the log. */
 export class ToolFailure extends Error {

@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.ts'
+import { fail } from '../lib/errors.ts'
+import { PaceWait } from './pace.ts'
 import type { YtdlpConfig } from './ytdlp.ts'
 
 /**
@@ -48,7 +50,17 @@ class Slots {
 const globalSlots = new WeakMap<AppContext, Slots>()
 const userSlots = new WeakMap<AppContext, Map<string, Slots>>()
 
-/** A yt-dlp look-up: `fn` gets the configuration and the look-up's signal. */
+/**
+ * The longest a look-up waits for its YouTube turn: 20 s, and never more than half its own time
+ * limit, so the extraction itself still has time (docs/decisions/146-waiting-jobs-and-lookups.md).
+ */
+export const lookupWaitMs = (ctx: Pick<AppContext, 'env'>) => Math.min(20_000, (ctx.env.LOOKUP_TIMEOUT_SECONDS * 1000) / 2)
+
+/**
+ * A yt-dlp look-up: `fn` gets the configuration and the look-up's signal. A YouTube link waits
+ * its turn at the app-wide gate (src/tools/pace.ts) for up to lookupWaitMs; a turn further away
+ * rejects with PaceWait (see `answerPaceWait`).
+ */
 export function runLookup<T>(
   ctx: AppContext,
   userId: string,
@@ -56,7 +68,20 @@ export function runLookup<T>(
   fn: (cfg: YtdlpConfig, signal: AbortSignal) => Promise<T>,
   opts: { url?: string } = {},
 ): Promise<T> {
-  return limitLookup(ctx, userId, clientSignal, (signal) => ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url }))
+  return limitLookup(ctx, userId, clientSignal, (signal) =>
+    ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url, signal, maxWaitMs: lookupWaitMs(ctx) }),
+  )
+}
+
+/** A look-up that could not get its YouTube turn in time: 503 with Retry-After (seconds until the turn or the pause's end). */
+export function answerPaceWait(err: unknown): void {
+  if (!(err instanceof PaceWait)) return
+  const seconds = Math.max(1, Math.ceil((err.until.getTime() - Date.now()) / 1000))
+  const detail =
+    err.reason === 'pause'
+      ? `YouTube asked this server to confirm it is not a bot, so YouTube links are paused until ${err.until.toISOString()}. Try again then.`
+      : `The server is busy with other YouTube links. Try again in ${seconds} seconds.`
+  fail(503, detail, { 'Retry-After': String(seconds) })
 }
 
 /** Any look-up (a page fetch for /artwork): the same limits, signal and timeout. */

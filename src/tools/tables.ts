@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 
 /**
  * The admin's cookies.txt for yt-dlp (one row, id 1): the file encrypted with
@@ -13,3 +13,29 @@ export const toolCookies = pgTable('tool_cookies', {
   domains: text('domains').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 })
+
+/**
+ * The app-wide YouTube gate (src/tools/pace.ts), one row (id 1) that every
+ * process locks (`select … for update`) to take a turn: when the last
+ * extraction started (or is reserved to start), and the pause after a bot
+ * check with its cause and how many pauses followed each other.
+ */
+export const youtubePace = pgTable('youtube_pace', {
+  id: integer('id').primaryKey().default(1),
+  lastStartAt: timestamp('last_start_at', { withTimezone: true, mode: 'date' }),
+  pausedUntil: timestamp('paused_until', { withTimezone: true, mode: 'date' }),
+  pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }),
+  pauseCause: text('pause_cause'),
+  /** Pauses in a row without a successful extraction after one ended: the next lasts base × 2^strikes. */
+  strikes: integer('strikes').notNull().default(0),
+})
+
+/** One row per YouTube extraction started (or reserved) in the last hour or so: YTDLP_MAX_PER_HOUR counts them. */
+export const youtubeStarts = pgTable(
+  'youtube_starts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('youtube_starts_at_idx').on(t.at)],
+)

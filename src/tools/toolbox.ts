@@ -10,6 +10,11 @@ import { ManagedYtdlp } from './managed.ts'
 import { findFfmpeg, type Ffmpeg } from './ffmpeg.ts'
 import { chooseJsRuntime, ManagedDeno, runtimeEnv, ytdlpVerdict, type JsRuntimeFound, type Verdict } from './js-runtime.ts'
 import { ytdlpVersion, type YtdlpConfig } from './ytdlp.ts'
+import { ToolFailure } from './failure.ts'
+import { isPacedSite, type PaceTurn, type TakeOptions, YoutubePace } from './pace.ts'
+import { PotProvider } from './pot.ts'
+
+export { isPacedSite } from './pace.ts'
 
 export type YtdlpSource = 'config' | 'managed' | 'path'
 
@@ -41,9 +46,11 @@ export class Toolbox {
   js: JsRuntimeInUse | null = null
   /** The Deno the app fetches when no other is there (DATA_DIR/tools/deno). */
   readonly managedDeno: ManagedDeno
+  /** The app-wide YouTube gate: pacing and the pause after a bot check (src/tools/pace.ts). */
+  readonly pace: YoutubePace
+  /** The PO-token provider (YTDLP_POT_PROVIDER_URL) and its yt-dlp plugin (src/tools/pot.ts). */
+  readonly pot: PotProvider
   private leases = 0
-  /** Per site (host): link jobs wait until `until` after a bot check; `strikes` doubles the wait. */
-  private readonly pauses = new Map<string, { until: number; strikes: number }>()
   private idleWaiters: (() => void)[] = []
 
   constructor(
@@ -52,6 +59,8 @@ export class Toolbox {
   ) {
     this.managed = new ManagedYtdlp(this)
     this.managedDeno = new ManagedDeno(env.DATA_DIR, env.DENO_RELEASE_URL)
+    this.pace = new YoutubePace(deps.db, env)
+    this.pot = new PotProvider(env)
   }
 
   /**
@@ -65,6 +74,7 @@ export class Toolbox {
       await this.managed.load()
       await this.refreshJsRuntime({ check: false })
       await this.refreshYtdlp()
+      await this.pot.start()
       this.ready = true
     })()
     return this.found
@@ -128,13 +138,25 @@ export class Toolbox {
   /**
    * Runs `fn` with a yt-dlp configuration; the yt-dlp it names is not
    * swapped (managed update) until `fn` is done.
+   *
+   * With a YouTube `url` (isPacedSite) the call first takes its turn at the
+   * app-wide gate (src/tools/pace.ts): it waits up to `maxWaitMs` (default:
+   * as long as needed; aborted by `signal`), telling `onWait`, and rejects
+   * with PaceWait when its turn or the end of a bot-check pause is further
+   * away. A bot check met by `fn` pauses YouTube; a success resets the backoff.
    */
-  async withYtdlp<T>(fn: (cfg: YtdlpConfig) => Promise<T>, opts: { maxFilesize?: number; url?: string } = {}): Promise<T> {
+  async withYtdlp<T>(fn: (cfg: YtdlpConfig) => Promise<T>, opts: YtdlpCallOptions = {}): Promise<T> {
+    const paced = !!opts.url && isPacedSite(opts.url)
+    let turn: PaceTurn | null = null
+    if (paced) {
+      await this.found
+      turn = await this.pace.take(opts)
+    }
     this.leases++
     try {
       await this.found
       const cookies = await loadCookies(this.deps.db, this.deps.cipher)
-      return await fn({
+      const result = await fn({
         path: this.ytdlp?.path ?? null,
         version: this.ytdlp?.version ?? null,
         allow: this.deps.allow,
@@ -142,44 +164,18 @@ export class Toolbox {
         maxFilesize: opts.maxFilesize ?? this.env.MAX_UPLOAD_BYTES,
         cookies,
         tmpDir: join(this.env.DATA_DIR, 'tmp'),
-        sleepRequests: opts.url && isPacedSite(opts.url) ? 1 : 0,
+        sleepRequests: paced ? 1 : 0,
+        pot: this.pot.forYtdlp(),
       })
+      if (turn) await this.pace.noteSuccess(turn).catch(() => {})
+      return result
+    } catch (err) {
+      if (paced && err instanceof ToolFailure && err.kind === 'bot_check')
+        await this.pace.noteBotCheck(botCheckCause(err.message)).catch((noteErr) => log.error('bot-check pause not recorded', errorFields(noteErr)))
+      throw err
     } finally {
       if (--this.leases === 0) for (const wake of this.idleWaiters.splice(0)) wake()
     }
-  }
-
-  /** A site answered with a bot check: its link jobs wait before the next call, longer each time. */
-  noteBotCheck(url: string) {
-    const base = this.env.BOT_CHECK_PAUSE_SECONDS * 1000
-    const host = hostOf(url)
-    if (!base || !host) return
-    const strikes = (this.pauses.get(host)?.strikes ?? 0) + 1
-    this.pauses.set(host, { strikes, until: Date.now() + Math.min(base * 2 ** (strikes - 1), MAX_PAUSE_MS) })
-  }
-
-  /** A call to the site went through: no more waiting for it. */
-  noteSuccess(url: string) {
-    this.pauses.delete(hostOf(url))
-  }
-
-  /** Waits out the site's pause after a bot check (rejects when `signal` aborts). */
-  async waitForSite(url: string, signal: AbortSignal) {
-    const pause = this.pauses.get(hostOf(url))
-    const ms = pause ? pause.until - Date.now() : 0
-    if (ms <= 0) return
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(done, ms)
-      function done() {
-        signal.removeEventListener('abort', onAbort)
-        resolve()
-      }
-      function onAbort() {
-        clearTimeout(timer)
-        reject(signal.reason)
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-    })
   }
 
   /** Resolves once no yt-dlp call is running (the managed copy may then be switched). */
@@ -221,16 +217,24 @@ export class Toolbox {
         source: this.js?.source ?? null,
         supported: this.js?.supported ?? false,
       },
+      potProvider: this.pot.status(),
+      potPlugin: this.pot.pluginStatus(),
     }
   }
 }
 
-// below the default job time limit (JOB_TIMEOUT_SECONDS, 15 min): the wait happens inside the job
-const MAX_PAUSE_MS = 10 * 60 * 1000
-const hostOf = (url: string) => URL.parse(url)?.hostname.toLowerCase() ?? ''
+/** How a call asks for its turn: its URL (a YouTube one is paced) and how long it may wait. */
+export interface YtdlpCallOptions extends Pick<TakeOptions, 'signal' | 'maxWaitMs' | 'onWait'> {
+  maxFilesize?: number
+  url?: string
+}
 
-/** Sites that throttle or bot-check bursts: yt-dlp sleeps between their requests. */
-export function isPacedSite(url: string): boolean {
-  const host = URL.parse(url)?.hostname.toLowerCase() ?? ''
-  return /(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com|googlevideo\.com)$/.test(host)
+/** The tool's own words, cut to the sentence that says what happened (for `pauseCause`). */
+export function botCheckCause(message: string): string {
+  const sign = /not a bot|rate-limited|429|captcha/i
+  const line = message.split(/ \| |\n/).find((l) => sign.test(l)) ?? message
+  const text = line.replace(/^.*?ERROR:\s*/, '')
+  // up to the end of the sentence holding the sign (YouTube's advice about cookies follows it)
+  const end = text.slice(text.search(sign)).search(/[.!](\s|$)/)
+  return (end >= 0 ? text.slice(0, text.search(sign) + end + 1) : text).slice(0, 300)
 }

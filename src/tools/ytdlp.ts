@@ -29,10 +29,15 @@ export interface YtdlpConfig {
   tmpDir: string
   /** Extra pacing between requests to one site, in seconds (0: none). */
   sleepRequests?: number
+  /** The PO-token provider's plugin folder and base URL (YTDLP_POT_PROVIDER_URL), or null (src/tools/pot.ts). */
+  pot?: { pluginDir: string; baseUrl: string } | null
 }
 
 /** yt-dlp learnt `--js-runtimes` in 2025.11; older ones refuse unknown options, and run no JS anyway. */
 export { JS_RUNTIME_SINCE }
+
+/** yt-dlp's own PO-token provider framework, which bgutil's plugin builds on, came in 2025.05.22 (with `--plugin-dirs`). */
+export const POT_PLUGIN_SINCE = '2025.05.22'
 
 /**
  * Formats whose protocol is HTTP(S), HLS or DASH over HTTP: never a helper
@@ -62,6 +67,8 @@ export function ytdlpBaseArgs(cfg: YtdlpConfig, proxyUrl: string, cookieFile: st
     if (cfg.jsRuntime) args.push('--js-runtimes', `${cfg.jsRuntime.name}:${cfg.jsRuntime.path}`)
   }
   if (cfg.sleepRequests) args.push('--sleep-requests', String(cfg.sleepRequests))
+  if (cfg.pot && cfg.version && cfg.version >= POT_PLUGIN_SINCE)
+    args.push('--plugin-dirs', cfg.pot.pluginDir, '--extractor-args', `youtubepot-bgutilhttp:base_url=${cfg.pot.baseUrl}`)
   if (cookieFile) args.push('--cookies', cookieFile)
   return args
 }

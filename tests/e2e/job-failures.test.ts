@@ -29,7 +29,7 @@ beforeAll(async () => {
   fake = startFakeYtdlp()
   ;[media] = await Promise.all([startMediaServer(), ensureWebBuild(), createUser(folders.dataDir, EMAIL, PASSWORD)])
   ;[server, browser] = await Promise.all([
-    // no site pause after the bot check: the job's own retries (1 s, 2 s) are what this shows
+    // the bot-check link is not YouTube's: no pause follows (src/tools/pace.test.ts covers that)
     startServerProcess({ DATA_DIR: folders.dataDir, FETCH_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_MAX: '1000', YTDLP_PATH: fake.path, BOT_CHECK_PAUSE_SECONDS: '0' }),
     launchBrowser(),
   ])
@@ -69,7 +69,7 @@ describe('failed job rows', () => {
     const privateId = await createFailingJob('Private Upload', 'private')
     const botId = await createFailingJob('Bot Checked Song', 'bot-check')
     await waitFailed(privateId)
-    // a bot check is retried (1 s, then 2 s later) before the job fails
+    // a bot check fails the job at once (no retry: it would only dig deeper)
     await waitFailed(botId)
 
     const row = page.getByTestId('music-job').filter({ hasText: 'Private Upload' })

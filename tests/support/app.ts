@@ -44,6 +44,8 @@ export async function createTestApp(
     YTDLP_UPDATE: 'off',
     // the canary (src/tools/canary.ts) never reaches YouTube from a test: nothing listens on port 9
     YTDLP_CANARY_URL: 'http://127.0.0.1:9/canary',
+    // no YouTube pacing unless a test sets it (src/tools/pace.test.ts): many tests run YouTube-URL jobs
+    YTDLP_SLEEP_SECONDS: '0',
     PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,

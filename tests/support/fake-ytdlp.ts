@@ -28,6 +28,10 @@ export interface FakeYtdlp {
   cookieFiles(): { path: string; mode: number; text: string }[]
   /** The environment of every call so far, with its arguments. */
   environments(): { args: string[]; env: Record<string, string> }[]
+  /** Every call with the time it started (ms since the epoch, taken as the stand-in starts). */
+  starts(): { at: number; args: string[] }[]
+  /** While on, every call but `--version` answers YouTube's bot check (the fixture's `bot-check` text). */
+  botCheck(on: boolean): void
   stop(): void
 }
 
@@ -50,6 +54,7 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; url
   writeFileSync(log, '')
   writeFileSync(join(dir, 'cookies.jsonl'), '')
   writeFileSync(join(dir, 'env.jsonl'), '')
+  writeFileSync(join(dir, 'starts.jsonl'), '')
   const path = join(dir, 'yt-dlp')
   const config = { log, version: opts.version ?? '2025.12.08', real: opts.realYtdlp ?? '/usr/bin/yt-dlp', fixture: FIXTURE, counters: dir, urls: opts.urls ?? {}, unsupported: opts.unsupported ?? [] }
   writeFileSync(path, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(import.meta.path)} ${JSON.stringify(JSON.stringify(config))} "$@"\n`)
@@ -71,6 +76,12 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; url
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l)),
+    starts: () =>
+      readFileSync(join(dir, 'starts.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    botCheck: (on) => (on ? writeFileSync(join(dir, 'bot-check'), '1') : rmSync(join(dir, 'bot-check'), { force: true })),
     stop: () => rmSync(dir, { recursive: true, force: true }),
   }
 }
@@ -111,6 +122,7 @@ async function main(configJson: string, args: string[]) {
     console.error('yt-dlp: error: You must provide at least one URL.')
     return 2
   }
+  appendFileSync(join(config.counters, 'starts.jsonl'), `${JSON.stringify({ at: Date.now(), args })}\n`)
   const mapped = config.urls[args.at(-1) ?? '']
   if (mapped) args[args.length - 1] = mapped
   const cookies = args.indexOf('--cookies')
@@ -132,8 +144,12 @@ async function main(configJson: string, args: string[]) {
   const url = args.at(-1) ?? ''
   const path = URL.parse(url)?.pathname ?? ''
   const cases = (JSON.parse(readFileSync(config.fixture, 'utf8')) as { cases: ToolErrorCase[] }).cases
+  let botCheck = false
+  try {
+    botCheck = statSync(join(config.counters, 'bot-check')).isFile()
+  } catch {}
   const flaky = /^\/flaky\/(\d+)\/([\w-]+)(\/.*)$/.exec(path)
-  let failWith = /^\/fail\/([\w-]+)$/.exec(path)?.[1]
+  let failWith = botCheck ? 'bot-check' : /^\/fail\/([\w-]+)$/.exec(path)?.[1]
   if (flaky) {
     const counter = join(config.counters, `count-${Bun.hash(url)}`)
     let n = 0

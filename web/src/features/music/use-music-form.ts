@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { notify } from '~/components/ui/toaster.tsx'
-import { errorText } from '~/lib/api.ts'
+import { ApiError, errorText } from '~/lib/api.ts'
 import { albumFromTitle } from './album.ts'
 import { artworkQuery, type CreateJobInput, groupingQuery, lookupQuery, musicbrainzQuery, type MusicTags, useCreateJob, useReadTags } from './api.ts'
 import {
@@ -251,6 +251,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     setFlag: (key: 'splitChapters' | 'removeSegments', on: boolean) => set(key, on),
     link: {
       loading: lookUpGrouping && lookup.isFetching,
+      /** A YouTube look-up that could not get its turn (503: busy, or paused after a bot check): the server's sentence. */
+      busy: lookUpGrouping && lookup.error instanceof ApiError && lookup.error.status === 503 ? lookup.error.message : null,
       chapters: link?.chapters ?? [],
       playlist: link?.playlist ?? null,
       youtube: values.source === 'url' && isYoutubeLink(values.videoUrl),

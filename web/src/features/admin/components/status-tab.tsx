@@ -3,6 +3,7 @@ import { styled } from 'styled-system/jsx'
 import { statusQuery } from '../api.ts'
 import { Badge, Fact, FactCard, Loaded, when } from './parts.tsx'
 import { CookiesCard, ToolsCard } from './tools-cards.tsx'
+import { PaceFacts } from './youtube-pace.tsx'
 
 /** Status tab: version, database and queue, tools, YouTube mode and quota. */
 export function StatusTab() {
@@ -36,6 +37,7 @@ export function StatusTab() {
                   <Badge tone="ok">Working</Badge>
                 )}
               </Fact>
+              <PaceFacts pace={status.youtube.pace} />
             </FactCard>
             <ToolsCard tools={status.tools} />
             <CookiesCard cookies={status.cookies} />

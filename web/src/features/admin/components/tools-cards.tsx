@@ -7,6 +7,7 @@ import { errorText, type OkBody } from '~/lib/api.ts'
 import type { api } from '~/lib/api.ts'
 import { useRemoveCookies, useRollbackYtdlp, useRunCanary, useSetCookies, useUpdateYtdlp } from '../api.ts'
 import { Badge, Fact, FactCard, when } from './parts.tsx'
+import { PotProviderFact } from './youtube-pace.tsx'
 
 type Status = OkBody<Awaited<ReturnType<typeof api.admin.status.$get>>>
 const onError = (err: unknown) => notify.error('Action failed', errorText(err))
@@ -72,6 +73,7 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
       <Fact label="JavaScript runtime">
         <JsRuntimeFact js={tools.jsRuntime} />
       </Fact>
+      <PotProviderFact pot={tools.potProvider} plugin={tools.potPlugin} />
     </FactCard>
   )
 }

@@ -94,6 +94,12 @@ export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playi
           )}
           {(job.webdav === 'uploaded' || job.webdav === 'failed') && <WebdavBadge {...webdavBadges[job.webdav]} />}
         </styled.span>
+        {running && job.waiting && (
+          <styled.span textStyle="xs" color="fg.muted" data-testid="job-waiting" data-waiting-reason={job.waiting.reason}>
+            {job.waiting.message}
+            {job.waiting.until && ` Expected to start around ${new Date(job.waiting.until).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.`}
+          </styled.span>
+        )}
         {job.failed && (
           <styled.span id={`job-error-${job.id}`} textStyle="xs" color="fg.error" data-testid="job-error" data-error-kind={job.errorKind ?? undefined}>
             {job.error ?? FAILED_FALLBACK}
@@ -114,7 +120,7 @@ export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playi
             _disabled={{ color: 'fg.default', bg: 'transparent', borderColor: 'colorPalette.a7', cursor: 'progress', _hover: { color: 'fg.default', bg: 'transparent' } }}
           >
             <styled.span className={spinner({ size: 'xs' })} borderColor="currentColor" borderBottomColor="transparent" borderInlineStartColor="transparent" aria-hidden />
-            Loading {progress}%
+            {job.waiting ? 'Waiting' : `Loading ${progress}%`}
           </Button>
         ) : job.failed ? (
           <Tooltip content={job.error ?? FAILED_FALLBACK}>

@@ -22,6 +22,11 @@ export function LinkOptions({ form }: { form: MusicFormState }) {
           Reading the link…
         </styled.span>
       )}
+      {link.busy && (
+        <styled.span textStyle="sm" color="fg.muted" role="status" data-testid="link-busy">
+          {link.busy} The job itself can be added now: it waits for its turn.
+        </styled.span>
+      )}
       {link.youtube && (
         <Checkbox checked={values.removeSegments} onCheckedChange={(e) => form.setFlag('removeSegments', e.checked === true)}>
           Remove non-music parts
