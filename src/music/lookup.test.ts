@@ -4,7 +4,7 @@ import { expectError } from '../../tests/support/http.ts'
 import { PLAYLIST_ITEMS, TEST_CHAPTERS, type MediaServer } from '../../tests/support/media.ts'
 import { startMusicTestApp, type MusicTestApp } from '../../tests/support/music.ts'
 import { lookupFromInfo } from './lookup.ts'
-import type { Lookup } from './schema.ts'
+import { ERROR_KIND_HEADER, type Lookup, lookupFailure } from './schema.ts'
 
 // GET /lookup against Debian's yt-dlp reading pages from a local media server.
 setDefaultTimeout(30_000)
@@ -76,6 +76,35 @@ describe('GET /api/music/lookup', () => {
     await expectError(alice.get('/api/music/lookup'), 422, /^video_url: /)
     await expectError(alice.get(`/api/music/lookup?video_url=${encodeURIComponent(`${media.url}/nocover.html`)}`), 400, 'Unable to get video info.')
     await expectError(alice.get(`/api/music/lookup?video_url=${encodeURIComponent('http://10.1.2.3/x')}`), 422, /^video_url: /)
+  })
+})
+
+describe('GET /api/music/lookup: why a link could not be read', () => {
+  // the body stays the fixed `{detail}`; the kind travels in a header the form turns into words
+  const failed = async (url: string) => {
+    const res = alice.get(`/api/music/lookup?video_url=${encodeURIComponent(url)}`)
+    await expectError(res, 400, 'Unable to get video info.')
+    return (await res).headers.get(ERROR_KIND_HEADER)
+  }
+
+  test('a page that answers 404: "not found" as the reason', async () => {
+    const kind = await failed(`${media.url}/gone.html`)
+    expect(kind).toBe('unavailable')
+    expect(lookupFailure(kind)).toBe('Nothing could be read at this link: the page was not found (it was removed, or the link is wrong). Check the link.')
+  })
+
+  test('a page with nothing to download: not a page the downloader can read', async () => {
+    expect(await failed(`${media.url}/nocover.html`)).toBe('unsupported_url')
+  })
+
+  test('a server that refuses the connection: unreachable, not an outdated downloader', async () => {
+    const closed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
+    const port = closed.port
+    closed.stop(true)
+    const kind = await failed(`http://127.0.0.1:${port}/song`)
+    // "tool_outdated" until yt-dlp's appended "Confirm you are on the latest version" stops deciding the kind (issue 28 item 1)
+    expect(['network', 'tool_outdated']).toContain(kind)
+    expect(lookupFailure(kind)).toMatch(/^Nothing could be read at this link: /)
   })
 })
 

@@ -1,6 +1,7 @@
 import { fail } from '../lib/errors.ts'
+import { type ErrorKind, ToolFailure } from '../tools/failure.ts'
 import { chaptersOf } from './chapters.ts'
-import type { Lookup } from './schema.ts'
+import { ERROR_KIND_HEADER, type Lookup } from './schema.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import type { AppContext } from '../context.ts'
 import { runLookup } from '../tools/lookup.ts'
@@ -95,9 +96,10 @@ export class LookupService {
     try {
       const info = await runLookup(this.ctx, userId, clientGone, (cfg, signal) => videoInfo(cfg, url, signal, { playlist: true }), { url })
       value = lookupFromInfo(info)
-    } catch {
-      // unsupported page, refused hop, timeout, client gone: the same answer for all
-      fail(400, 'Unable to get video info.')
+    } catch (err) {
+      // the fixed `{detail}`; why, as a kind in a header, for the form's "Nothing could be read at this link: …"
+      const kind: ErrorKind = err instanceof ToolFailure ? err.kind : clientGone.aborted ? 'internal' : 'timeout'
+      fail(400, 'Unable to get video info.', { [ERROR_KIND_HEADER]: kind })
     }
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)
     this.cache.set(url, { at: Date.now(), value })

@@ -1,14 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { notify } from '~/components/ui/toaster.tsx'
-import { errorText } from '~/lib/api.ts'
+import { lookupFailure } from '#server/music/schema.ts'
+import { ApiError, errorText } from '~/lib/api.ts'
 import { albumFromTitle } from './album.ts'
 import { artworkQuery, type CreateJobInput, groupingQuery, lookupQuery, musicbrainzQuery, type MusicTags, useCreateJob, useReadTags } from './api.ts'
 import {
+  afterJobCreated,
   classifyArtwork,
   emptyMusicForm,
   INPUT_DEBOUNCE_MS,
+  FILE_CONTENT_ERROR,
   isAcceptedAudio,
+  isReadableAudio,
   isValidVideoUrl,
   type MusicFormErrors,
   type MusicFormField,
@@ -34,6 +38,13 @@ function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormV
   if (prefill.artist) next.artist = prefill.artist
   if (prefill.artworkUrl) next.artworkUrl = prefill.artworkUrl
   return next
+}
+
+/** "Nothing could be read at this link: …" for a failed GET /api/music/lookup. */
+export function lookupErrorText(err: unknown): string {
+  if (err instanceof ApiError && err.status === 400) return lookupFailure(err.errorKind ?? null)
+  const why = errorText(err).replace(/^video_url: /, '')
+  return `Nothing could be read at this link: ${why.charAt(0).toLowerCase()}${why.slice(1)}`
 }
 
 /**
@@ -78,6 +89,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
   // --- suggestions from the link (tags, chapters, playlist): they fill only what is still empty
   const lookup = useQuery({ ...lookupQuery(debouncedUrl), enabled: lookUpGrouping })
   const link = lookUpGrouping ? lookup.data : undefined
+  // docs/product.md#music-form: a link that cannot be read says why beside the field; the form stays usable
+  const linkError = lookUpGrouping && lookup.isError && !lookup.isFetching ? lookupErrorText(lookup.error) : null
   useEffect(() => {
     if (link) setValues((v) => fillEmpty(v, link))
   }, [link])
@@ -126,6 +139,14 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     set('file', file)
     touch('file')
     if (!file || !isAcceptedAudio(file)) return
+    // checked when chosen, not first on Submit: a file named .mp3 that is not audio says so now
+    void isReadableAudio(file).then((ok) => {
+      if (currentFile.current !== file) return
+      if (!ok) return rejectFile(FILE_CONTENT_ERROR)
+      readTagsOf(file)
+    })
+  }
+  const readTagsOf = (file: File) => {
     readTags.mutate(file, {
       onSuccess: (tags) => {
         if (currentFile.current !== file) return // another file was chosen meanwhile
@@ -217,7 +238,7 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
         onSuccess: () => {
           notify.success('Job Created Successfully')
           // docs/product.md#music-downloader: then the video URL, artwork URL and title are cleared
-          setValues((v) => ({ ...v, videoUrl: '', artworkUrl: '', title: '', year: '', trackNumber: '', splitChapters: false }))
+          setValues(afterJobCreated)
           setDebouncedUrl('')
           setDebouncedArtwork('')
           setSubmitted(false)
@@ -251,6 +272,7 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     setFlag: (key: 'splitChapters' | 'removeSegments', on: boolean) => set(key, on),
     link: {
       loading: lookUpGrouping && lookup.isFetching,
+      error: linkError,
       chapters: link?.chapters ?? [],
       playlist: link?.playlist ?? null,
       youtube: values.source === 'url' && isYoutubeLink(values.videoUrl),

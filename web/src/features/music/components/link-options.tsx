@@ -22,6 +22,11 @@ export function LinkOptions({ form }: { form: MusicFormState }) {
           Reading the link…
         </styled.span>
       )}
+      {link.error && (
+        <styled.p role="alert" textStyle="sm" color="fg.error" m="0" data-testid="link-error">
+          {link.error}
+        </styled.p>
+      )}
       {link.youtube && (
         <Checkbox checked={values.removeSegments} onCheckedChange={(e) => form.setFlag('removeSegments', e.checked === true)}>
           Remove non-music parts
