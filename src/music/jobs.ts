@@ -44,6 +44,10 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
   },
   owner: async (ctx, { jobId }) => (await getMusicJob(ctx.db, jobId))?.userId ?? null,
+  async describe(ctx, { jobId }) {
+    const row = await getMusicJob(ctx.db, jobId)
+    return row ? `${row.artist} - ${row.title}` : null
+  },
   // an admin's retry runs the job again from the start: it is in progress again for its owner
   async beforeRetry(ctx, { jobId }) {
     await updateMusicJob(ctx.db, jobId, { failed: null, error: null, errorKind: null, progress: 0, startedAt: null })

@@ -8,10 +8,11 @@ import { NotificationsTab } from './notifications-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
 /** /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings), Notifications and Legal. */
-export function AccountPage({ user }: { user: SessionUser }) {
+/** `tab` and `onTabChange`: the open tab lives in the URL (`?tab=webdav`), so a reload or a shared link keeps it. */
+export function AccountPage({ user, tab, onTabChange }: { user: SessionUser; tab?: string; onTabChange?: (tab: string) => void }) {
   return (
     <Page title="Account">
-      <TabsRoot defaultValue="account" lazyMount unmountOnExit maxW="2xl">
+      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="2xl">
         <TabsList>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
