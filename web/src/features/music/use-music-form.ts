@@ -40,6 +40,15 @@ function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormV
   return next
 }
 
+const musicForm = () => document.querySelector<HTMLFormElement>('form[aria-label="Music Downloader / Converter"]')
+/** After a job starts: the link field (or the file chooser) gets the focus the busy Submit button lost. */
+function focusFirstField() {
+  requestAnimationFrame(() => musicForm()?.querySelector<HTMLElement>('input[name="video_url"], [data-part="dropzone"], [data-part="trigger"]')?.focus())
+}
+function focusSubmit() {
+  requestAnimationFrame(() => musicForm()?.querySelector<HTMLElement>('button[type="submit"]')?.focus())
+}
+
 /** "Nothing could be read at this link: …" for a failed GET /api/music/lookup. */
 export function lookupErrorText(err: unknown): string {
   if (err instanceof ApiError && err.status === 400) return lookupFailure(err.errorKind ?? null)
@@ -244,8 +253,13 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
           setSubmitted(false)
           setTouched(new Set())
           onCreated?.()
+          // the busy Submit button dropped focus to <body>: on to the next link (or file)
+          focusFirstField()
         },
-        onError: (err) => notify.error('Job Failed to Start', errorText(err)),
+        onError: (err) => {
+          notify.error('Job Failed to Start', errorText(err))
+          focusSubmit()
+        },
       },
     )
 

@@ -42,6 +42,8 @@ export function WebdavForm({ saved }: { saved: Saved }) {
           colorPalette="red"
           color="red.text"
           borderColor="red.a7"
+          // the red colours above would otherwise keep it looking usable when there is nothing to delete
+          _disabled={{ color: 'fg.subtle', borderColor: 'border.subtle', opacity: 0.6, cursor: 'not-allowed', _hover: { bg: 'transparent' } }}
           disabled={!saved}
           onClick={() => {
             save.reset()
