@@ -99,7 +99,7 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
   const lookup = useQuery({ ...lookupQuery(debouncedUrl), enabled: lookUpGrouping })
   const link = lookUpGrouping ? lookup.data : undefined
   // docs/product.md#music-form: a link that cannot be read says why beside the field; the form stays usable
-  const linkError = lookUpGrouping && lookup.isError && !lookup.isFetching ? lookupErrorText(lookup.error) : null
+  const linkError = lookUpGrouping && lookup.isError && !lookup.isFetching && values.videoUrl.trim() === debouncedUrl ? lookupErrorText(lookup.error) : null
   useEffect(() => {
     if (link) setValues((v) => fillEmpty(v, link))
   }, [link])
