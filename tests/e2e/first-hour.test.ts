@@ -170,7 +170,7 @@ describe('the first hour', () => {
       await page.getByText('No videos.').waitFor()
       await page.getByText(/This server has no YouTube API key/).waitFor()
       await shot(page, 'first-hour-videos-empty')
-      await page.getByRole('main').getByRole('link', { name: 'Subscriptions' }).click()
+      await page.getByRole('link', { name: 'add channels to follow' }).click()
       await page.waitForURL((url) => url.pathname === '/youtube/subscriptions')
       await page.getByRole('button', { name: 'Update Subscriptions' }).click()
       const dialog = page.getByRole('dialog', { name: 'Update Subscriptions' })

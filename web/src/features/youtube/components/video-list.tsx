@@ -89,8 +89,9 @@ function NoVideosYet() {
   const mode = useQuery(youtubeModeQuery)
   return (
     <styled.p maxW="prose">
-      Videos come from the channels you follow: add some on the{' '}
-      <TextLink to="/youtube/subscriptions">Subscriptions</TextLink> page (Update Subscriptions, by channel id, @handle or link).
+      {/* the link's name avoids "Subscriptions": the side navigation's link keeps that name to itself */}
+      Videos come from the channels you follow: <TextLink to="/youtube/subscriptions">add channels to follow</TextLink> (Update Subscriptions, by
+      channel id, @handle or link).
       {mode.data?.mode === 'feed' && ' This server has no YouTube API key: each channel shows its latest 15 videos, then every new one, and categories are not available.'}
     </styled.p>
   )
