@@ -180,7 +180,7 @@ describe('the first hour', () => {
       await shot(page, 'first-hour-user-channel-keyless')
       await page.keyboard.press('Escape')
 
-      // --- a made-up channel id: SPEC's 'Channel could not be loaded', no Subscribe
+      // --- a made-up channel id: docs/product.md#channel-page's 'Channel could not be loaded', no Subscribe
       await page.goto('/youtube/channel/UCxxxxxxxxxxxxxxxxxxxxxx')
       await page.getByText('Channel could not be loaded').waitFor()
       expect(await page.getByRole('button', { name: 'Subscribe' }).count()).toBe(0)

@@ -73,7 +73,7 @@ test('downloadName is the part after the last slash', () => {
   expect(downloadName('a/b/')).toBe('')
 })
 
-describe('afterJobCreated (SPEC §8: only the link, the artwork and the title are cleared)', () => {
+describe('afterJobCreated (docs/product.md#music-downloader: only the link, the artwork and the title are cleared)', () => {
   const filled = {
     ...emptyMusicForm,
     videoUrl: 'https://example.com/v',

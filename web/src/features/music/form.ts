@@ -67,7 +67,7 @@ export const emptyMusicForm: MusicFormValues = {
 }
 
 /**
- * docs/product.md#music-downloader (SPEC §8): after 'Job Created Successfully' only the
+ * docs/product.md#music-downloader: after 'Job Created Successfully' only the
  * link, the artwork and the title are cleared; an album that was derived from the title
  * follows it (empty again), a typed one stays, and so do artist, grouping, year and track number.
  */

@@ -152,7 +152,7 @@ function NewPasswordStep({ onDone }: { onDone: () => void }) {
       ) : (
         <Alert status="success">Reset password code sent to email</Alert>
       )}
-      {/* the mail calls it a reset code; SPEC's name for the field is the token (decision 183) */}
+      {/* the mail calls it a reset code; docs/product.md#login names the field the token (decision 181) */}
       <TextField label="Reset code (token)" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
       <TextField label="New Password" type="password" autoComplete="new-password" required {...form.text('password')} />
       {reset.isSuccess ? (
