@@ -151,11 +151,13 @@ function ImportSubscriptionsForm() {
 }
 
 function UserChannelForm() {
-  const current = useQuery(userChannelQuery)
+  // without a key the sync cannot run (POST answers 'Needs a YouTube API key.'): say so, and what works instead
+  const mode = useQuery(youtubeModeQuery)
+  const keyless = mode.data?.mode === 'feed'
+  // and there is no channel to ask for (its 404 would only be noise)
+  const current = useQuery({ ...userChannelQuery, enabled: mode.data?.mode === 'api' })
   const update = useUpdateUserChannel()
   const { field, submit, empty } = useChannelInput(update)
-  // without a key the sync cannot run (POST answers 'Needs a YouTube API key.'): say so, and what works instead
-  const keyless = useQuery(youtubeModeQuery).data?.mode === 'feed'
   const noteId = useId()
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="User channel">
@@ -167,7 +169,7 @@ function UserChannelForm() {
           </Alert>
         </styled.div>
       )}
-      <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isPending ? 'Loading…' : 'None'} readOnly />
+      <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isFetching ? 'Loading…' : 'None'} readOnly />
       <TextField label="Channel ID" helperText="Your own channel: its public subscriptions are added here and kept in sync." disabled={keyless} {...field} />
       <FormActions
         align="end"
