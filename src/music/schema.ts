@@ -146,6 +146,10 @@ export interface MusicTags {
   album: string | null
   grouping: string | null
   artworkUrl: string | null
+  /** Present only when the file has it (an ID3 TYER/TDRC, a WAV's RIFF ICRD, …). */
+  year?: number
+  /** Present only when the file has it (ID3 TRCK, a WAV's IPRT/ITRK). */
+  trackNumber?: number
 }
 
 export interface Chapter {

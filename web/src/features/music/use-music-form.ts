@@ -139,6 +139,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
       else if (tags.title) next.album = albumFromTitle(tags.title)
       if (tags.grouping) next.grouping = tags.grouping
       if (tags.artworkUrl) next.artworkUrl = tags.artworkUrl
+      if (tags.year) next.year = String(tags.year)
+      if (tags.trackNumber) next.trackNumber = String(tags.trackNumber)
       return next
     })
 
