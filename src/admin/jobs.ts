@@ -24,7 +24,7 @@ export async function adminFailedJobs(ctx: AppContext): Promise<AdminFailedJob[]
 async function describe(ctx: AppContext, name: string, payload: unknown): Promise<string | null | undefined> {
   const def = await definition(name)
   const parsed = def?.describe && def.payload.safeParse(payload)
-  return parsed && parsed.success ? def.describe!(ctx, parsed.data) : undefined
+  return parsed?.success ? def!.describe!(ctx, parsed.data) : undefined
 }
 
 async function definition(name: string) {
