@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser.ts'
+import { axeFindings, type Finding } from '../support/axe.ts'
 import { adminCommand, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
 import { type MediaServer, startMediaServer, type TestMedia, testMedia } from '../support/media.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
@@ -69,7 +70,9 @@ describe('the first hour', () => {
   test(
     'sign up with the logged link, verify twice, a taken address, unreadable links, a broken file, an upload, the video area without a key',
     async () => {
-      const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } })
+      // bypassCSP: axe-core is injected into the page (tests/support/axe.ts)
+      const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 }, bypassCSP: true })
+      const findings: Finding[] = []
       await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/]|\[::1\])/, (route) => route.abort())
       const page = await context.newPage()
       const pageErrors: string[] = []
@@ -92,6 +95,7 @@ describe('the first hour', () => {
       await page.getByText('This account is already verified: log in with your e-mail and password.').waitFor()
       expect(await page.getByText('Token is not valid.').count()).toBe(0)
       await shot(page, 'first-hour-verify-again')
+      findings.push(...(await axeFindings(page, 'verify again')))
       await page.getByRole('link', { name: 'Login' }).click()
       await page.waitForURL((url) => url.pathname === '/login')
 
@@ -105,6 +109,7 @@ describe('the first hour', () => {
       await exists.waitFor()
       expect(await exists.getByRole('link', { name: 'Login' }).isVisible()).toBe(true)
       await shot(page, 'first-hour-account-exists')
+      findings.push(...(await axeFindings(page, 'account exists')))
       await exists.getByRole('link', { name: 'Reset Password' }).click()
       const resetDialog = page.getByRole('dialog', { name: 'Reset Password' })
       await resetDialog.waitFor()
@@ -125,6 +130,7 @@ describe('the first hour', () => {
       await field(page, 'Video URL').fill(`${media.url}/gone.html`)
       await linkError.filter({ hasText: 'Nothing could be read at this link: the page was not found' }).waitFor({ timeout: 30_000 })
       await shot(page, 'first-hour-link-not-found')
+      findings.push(...(await axeFindings(page, 'link not found')))
       const closed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
       const refused = `http://127.0.0.1:${closed.port}/song`
       closed.stop(true)
@@ -141,6 +147,7 @@ describe('the first hour', () => {
       await page.getByTestId('audio-file-input').setInputFiles(broken)
       await page.getByText(/This file is not a working MP3 or WAV/).waitFor()
       await shot(page, 'first-hour-broken-file')
+      findings.push(...(await axeFindings(page, 'broken file')))
 
       // --- an upload: year and track number stay for the next one; title (and the album made from it) clear
       await page.getByTestId('audio-file-input').setInputFiles(files.mp3)
@@ -170,6 +177,7 @@ describe('the first hour', () => {
       await page.getByText('No videos.').waitFor()
       await page.getByText(/This server has no YouTube API key/).waitFor()
       await shot(page, 'first-hour-videos-empty')
+      findings.push(...(await axeFindings(page, 'videos empty')))
       await page.getByRole('link', { name: 'add channels to follow' }).click()
       await page.waitForURL((url) => url.pathname === '/youtube/subscriptions')
       await page.getByRole('button', { name: 'Update Subscriptions' }).click()
@@ -178,6 +186,7 @@ describe('the first hour', () => {
       await dialog.getByText(/needs a YouTube API key, and this server has none/).waitFor()
       expect(await dialog.getByRole('button', { name: 'Update' }).isDisabled()).toBe(true)
       await shot(page, 'first-hour-user-channel-keyless')
+      findings.push(...(await axeFindings(page, 'user channel without a key')))
       await page.keyboard.press('Escape')
 
       // --- a made-up channel id: docs/product.md#channel-page's 'Channel could not be loaded', no Subscribe
@@ -185,14 +194,19 @@ describe('the first hour', () => {
       await page.getByText('Channel could not be loaded').waitFor()
       expect(await page.getByRole('button', { name: 'Subscribe' }).count()).toBe(0)
 
+      await page.getByText('There is no channel with this id. Check the link.').waitFor()
+      findings.push(...(await axeFindings(page, 'channel not loaded')))
+
+      // WCAG 2.2 AA: no serious or critical axe finding on the screens this walk added
+      expect(findings).toEqual([])
       expect(pageErrors).toEqual([])
       await context.close()
     },
-    240_000,
+    300_000,
   )
 
   test('on a phone the Account and Admin tabs all fit (they wrap), the open tab is in the URL, admin tables are cards', async () => {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 760 }, hasTouch: true, isMobile: true })
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 760 }, hasTouch: true, isMobile: true, bypassCSP: true })
     await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/]|\[::1\])/, (route) => route.abort())
     const page = await context.newPage()
     await page.goto('/login')
@@ -220,6 +234,7 @@ describe('the first hour', () => {
     await page.getByRole('button', { name: 'Save' }).waitFor()
     expect(await page.getByRole('tab', { name: 'WebDAV' }).getAttribute('aria-selected')).toBe('true')
     await shot(page, 'first-hour-phone-account-tabs')
+    expect(await axeFindings(page, 'account tabs on a phone')).toEqual([])
 
     await page.goto('/admin?tab=users')
     await page.getByRole('tab', { name: 'Mail' }).waitFor()
@@ -229,6 +244,7 @@ describe('the first hour', () => {
     const box = (await remove.boundingBox())!
     expect(box.x + box.width).toBeLessThanOrEqual(390)
     await shot(page, 'first-hour-phone-admin-users')
+    expect(await axeFindings(page, 'admin users on a phone')).toEqual([])
     await context.close()
   }, 120_000)
 })

@@ -64,6 +64,10 @@ export function ChannelPage({ id }: { id: string }) {
         </>
       }
     >
+      {!c.subscribed && !c.updating && (
+        // looked up for this visit: its videos come once it is followed
+        <styled.p color="fg.muted">You do not follow this channel yet. Subscribe to see its videos here.</styled.p>
+      )}
       {c.updating && (
         <styled.div display="flex" alignItems="center" gap="3" color="fg.muted" role="status">
           <Spinner size="sm" label="Updating" />
