@@ -170,7 +170,7 @@ function UserChannelForm() {
         </styled.div>
       )}
       <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isFetching ? 'Loading…' : 'None'} readOnly />
-      <TextField label="Channel ID" helperText="Your own channel: its public subscriptions are added here and kept in sync." disabled={keyless} {...field} />
+      <TextField label="Channel ID" helperText="Your own channel: its public subscriptions are added here and kept in sync." {...field} />
       <FormActions
         align="end"
         submit="Update"
