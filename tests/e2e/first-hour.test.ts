@@ -149,7 +149,7 @@ describe('the first hour', () => {
       await shot(page, 'first-hour-broken-file')
       findings.push(...(await axeFindings(page, 'broken file')))
 
-      // --- an upload: year and track number stay for the next one; title (and the album made from it) clear
+      // --- an upload: only the link, the artwork and the title clear; year, track number and album stay for the next one
       await page.getByTestId('audio-file-input').setInputFiles(files.mp3)
       await page.getByTestId('chosen-file').waitFor()
       await field(page, 'Title').fill('Blue Monday')
@@ -162,7 +162,7 @@ describe('the first hour', () => {
       const row = page.getByTestId('music-job').filter({ hasText: 'Blue Monday' })
       await row.waitFor()
       expect(await field(page, 'Title').inputValue()).toBe('')
-      expect(await field(page, 'Album').inputValue()).toBe('')
+      expect(await field(page, 'Album').inputValue()).toBe('Blue Monday - Single')
       expect(await field(page, 'Year').inputValue()).toBe('1983')
       expect(await field(page, 'Track number').inputValue()).toBe('4')
       expect(await field(page, 'Artist').inputValue()).toBe('New Order')

@@ -86,11 +86,11 @@ describe('afterJobCreated (docs/product.md#music-downloader: only the link, the 
     trackNumber: '4',
   }
 
-  test('year, track number, artist and grouping stay; the album derived from the title follows it', () => {
-    expect(afterJobCreated(filled)).toEqual({ ...filled, videoUrl: '', artworkUrl: '', title: '', album: '' })
+  test('year, track number, album, artist and grouping stay', () => {
+    expect(afterJobCreated(filled)).toEqual({ ...filled, videoUrl: '', artworkUrl: '', title: '' })
   })
 
-  test('an album typed by the person stays', () => {
+  test('an album typed by the person stays too', () => {
     expect(afterJobCreated({ ...filled, album: 'Power, Corruption & Lies' }).album).toBe('Power, Corruption & Lies')
   })
 })

@@ -1,5 +1,4 @@
 import { musicJobFields, sniffAudio } from '#server/music/schema.ts'
-import { albumFromTitle } from './album.ts'
 
 /** docs/product.md#constants: jobs list page size, and the debounce of the URL and artwork inputs. */
 export const JOBS_PER_PAGE = 5
@@ -67,13 +66,12 @@ export const emptyMusicForm: MusicFormValues = {
 }
 
 /**
- * docs/product.md#music-downloader: after 'Job Created Successfully' only the
- * link, the artwork and the title are cleared; an album that was derived from the title
- * follows it (empty again), a typed one stays, and so do artist, grouping, year and track number.
+ * docs/product.md#music-downloader: after 'Job Created Successfully' only the link, the artwork
+ * and the title are cleared; the album (also one derived from the title: the next title derives
+ * it again), artist, grouping, year and track number stay.
  */
 export function afterJobCreated(v: MusicFormValues): MusicFormValues {
-  const derived = v.album === albumFromTitle(v.title)
-  return { ...v, videoUrl: '', artworkUrl: '', title: '', album: derived ? albumFromTitle('') : v.album, splitChapters: false }
+  return { ...v, videoUrl: '', artworkUrl: '', title: '', splitChapters: false }
 }
 
 const isHttpUrl = (value: string) => {
