@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HttpClient, signUp as deploySignUp } from '../tests/deploy/support.ts'
 import { run, startServerProcess, type ServerProcess } from '../tests/support/server-process.ts'
+import { until } from '../tests/support/wait.ts'
 
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
 setDefaultTimeout(30_000)
@@ -72,16 +73,29 @@ describe('the server process', () => {
       body: JSON.stringify({ email, password: 'password123' }),
     })
     expect(login.status).toBe(200)
-    // the log names the file, never what is in it
-    expect(first!.stdout()).toContain('mail saved (no SMTP_URL)')
-    expect(first!.stdout()).not.toContain(token!)
+    // the log names the file and, with no SMTP, the verification link itself (decision 181)
+    const saved = await until('the mail line', () => first!.stdout().split('\n').find((l) => l.includes('mail saved (no SMTP_URL)') && l.includes(email)))
+    expect(JSON.parse(saved!)).toMatchObject({ level: 'info', to: email, link: `http://127.0.0.1:${first!.port}/verify/${token}` })
+    // a reset code never: the reset mail's line names only its file
+    const mailLines = () => first!.stdout().split('\n').filter((l) => l.includes('mail saved (no SMTP_URL)')).length
+    const before = mailLines()
+    const reset = await fetch(`${first!.url}/api/auth/sendreset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+    expect(reset.status).toBeLessThan(300)
+    const resetMail = await until('the reset mail', () =>
+      readdirSync(mailDir)
+        .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+        .find((text) => text.includes(`To: ${email}`) && text.includes('reset code')),
+    )
+    const code = /reset code is: (\S+)/.exec(resetMail)?.[1]
+    expect(code).toBeString()
+    await until('the reset mail line', () => mailLines() > before)
+    expect(first!.stdout()).not.toContain(code!)
     // the mail is the owner's alone
     for (const f of files) expect(statSync(join(mailDir, f)).mode & 0o777).toBe(0o600)
     // the link's page path goes into the request log without its token
     await fetch(`${first!.url}/verify/${token}`)
     await Bun.sleep(200) // request lines are written every 50 ms
     expect(first!.stdout()).toContain('"path":"/verify/[redacted]"')
-    expect(first!.stdout()).not.toContain(token!)
   })
 
   test('without PUBLIC_URL a sign-up naming another host (Host, X-Forwarded-Host) mails a link to the listening address; the log says so once', async () => {

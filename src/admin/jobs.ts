@@ -3,16 +3,28 @@ import { deleteFailure, getFailure, listFailures } from '../jobs/history.ts'
 import { fail } from '../lib/errors.ts'
 import type { AdminFailedJob } from './schema.ts'
 
-/** Failed jobs with their reasons and owners, newest first. */
+/**
+ * Failed jobs with their reasons, owners and what they worked on, newest first. A failure whose
+ * item its owner has deleted since (a music job removed from the list) is dropped, not listed.
+ */
 export async function adminFailedJobs(ctx: AppContext): Promise<AdminFailedJob[]> {
-  return (await listFailures(ctx.db)).map((f) => ({
-    id: f.id,
-    jobId: f.jobId,
-    name: f.name,
-    error: f.error,
-    owner: f.owner,
-    failedAt: f.failedAt.toISOString(),
-  }))
+  const listed: AdminFailedJob[] = []
+  for (const f of await listFailures(ctx.db)) {
+    const title = await describe(ctx, f.name, f.payload)
+    if (title === null) {
+      await deleteFailure(ctx.db, f.id)
+      continue
+    }
+    listed.push({ id: f.id, jobId: f.jobId, name: f.name, title: title ?? null, error: f.error, owner: f.owner, failedAt: f.failedAt.toISOString() })
+  }
+  return listed
+}
+
+/** The job's item in words; null when it is gone; undefined when the job does not say. */
+async function describe(ctx: AppContext, name: string, payload: unknown): Promise<string | null | undefined> {
+  const def = await definition(name)
+  const parsed = def?.describe && def.payload.safeParse(payload)
+  return parsed?.success ? def!.describe!(ctx, parsed.data) : undefined
 }
 
 async function definition(name: string) {
@@ -28,6 +40,10 @@ export async function retryFailedJob(ctx: AppContext, id: string): Promise<strin
   if (!def) fail(409, 'This job no longer exists.')
   const payload = def.payload.safeParse(failure.payload)
   if (!payload.success) fail(409, 'This job no longer exists.')
+  if (def.describe && (await def.describe(ctx, payload.data)) === null) {
+    await deleteFailure(ctx.db, id)
+    fail(409, 'Its owner has deleted what this job worked on: there is nothing to retry.')
+  }
   await def.beforeRetry?.(ctx, payload.data)
   const jobId = await ctx.jobs.enqueue(def, payload.data, { jobId: failure.jobId })
   await deleteFailure(ctx.db, id)

@@ -7,6 +7,8 @@ import { expectError } from '../../tests/support/http.ts'
 import { until } from '../../tests/support/wait.ts'
 import { createSmtpTestApp, type TestSmtp } from '../../tests/support/smtp.ts'
 import { quickUser } from '../../tests/support/youtube.ts'
+import { LAST_SEEN_EVERY } from '../auth/session.ts'
+import { sessionCache } from '../auth/session-cache.ts'
 import { users } from '../auth/tables.ts'
 import { musicRun } from '../music/jobs.ts'
 import { musicJobs } from '../music/tables.ts'
@@ -137,7 +139,7 @@ describe('status, schedules, jobs, mail', () => {
     const owner = await quickUser(t)
     const id = await brokenMusicJob(owner.id)
     const failed = await until('the failure', async () => (await failedJobs()).find((f) => f.jobId === id))
-    expect(failed).toMatchObject({ name: 'music.run', error: 'job has neither a video URL nor an upload', owner: { id: owner.id, email: owner.email } })
+    expect(failed).toMatchObject({ name: 'music.run', title: 'A - Broken', error: 'job has neither a video URL nor an upload', owner: { id: owner.id, email: owner.email } })
     expect((await (await boss.client.get('/api/admin/jobs')).json()).counts.failed).toBeGreaterThanOrEqual(1)
 
     const retried = await boss.client.post(`/api/admin/jobs/${failed.id}/retry`)
@@ -151,6 +153,18 @@ describe('status, schedules, jobs, mail', () => {
     await expectError(boss.client.delete(`/api/admin/jobs/${again.id}`), 404, 'Job not found.')
     await expectError(boss.client.post(`/api/admin/jobs/${again.id}/retry`), 404, 'Job not found.')
     await expectError(boss.client.delete('/api/admin/jobs/not-a-uuid'), 404, 'Job not found.')
+  })
+
+  test('jobs: a failure whose music job its owner deleted is not listed, and cannot be retried', async () => {
+    const owner = await quickUser(t)
+    const id = await brokenMusicJob(owner.id)
+    const failed = await until('the failure', async () => (await failedJobs()).find((f) => f.jobId === id))
+    expect((await owner.client.delete(`/api/music/jobs/${id}/delete`)).status).toBeLessThan(300)
+    await expectError(boss.client.post(`/api/admin/jobs/${failed.id}/retry`), 409, /deleted/)
+    const id2 = await brokenMusicJob(owner.id)
+    await until('the second failure', async () => (await failedJobs()).find((f) => f.jobId === id2))
+    expect((await owner.client.delete(`/api/music/jobs/${id2}/delete`)).status).toBeLessThan(300)
+    expect((await failedJobs()).some((f) => f.jobId === id2)).toBe(false)
   })
 
   test('mail: the settings in use (no password) and a test mail to me', async () => {
@@ -199,6 +213,16 @@ describe('users', () => {
     await expectError(boss.client.get('/api/admin/users?per_page=0'), 422, /per_page/)
     const all = await (await boss.client.get('/api/admin/users?per_page=100')).json()
     expect(all.users.find((u: AdminUser) => u.id === boss.id)).toMatchObject({ admin: true, lastSeenAt: expect.any(String) })
+  })
+
+  test('"Last seen" follows a session in use, not only its first sign-in', async () => {
+    const user = await quickUser(t)
+    const earlier = new Date(Date.now() - LAST_SEEN_EVERY - 60_000)
+    await t.ctx.db.update(users).set({ lastSeenAt: earlier }).where(eq(users.id, user.id))
+    sessionCache(t.ctx.db).forgetUser({ id: user.id })
+    expect((await user.client.get('/api/auth/session')).status).toBe(200)
+    const [row] = await t.ctx.db.select({ lastSeenAt: users.lastSeenAt }).from(users).where(eq(users.id, user.id))
+    expect(row!.lastSeenAt!.getTime()).toBeGreaterThan(Date.now() - 60_000)
   })
 
   test('disable stops the sessions at once and refuses sign-in; enable lets the user sign in again', async () => {

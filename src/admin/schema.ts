@@ -30,6 +30,8 @@ export interface AdminFailedJob {
   id: string
   jobId: string
   name: string
+  /** What the job worked on ("Artist - Title" for a music job); null when the job kind does not say. */
+  title: string | null
   error: string
   owner: { id: string; email: string } | null
   failedAt: string

@@ -146,10 +146,16 @@ describe('GET /api/auth/verify', () => {
     await expectError(new Client(t).get('/api/auth/verify?token=x'), 400, 'Token is not valid.')
   })
 
-  test('400 for a token used before', async () => {
+  test('400 for a token used before, marked "already verified" for the page', async () => {
     const { c, token } = await created()
     expect((await c.get(`/api/auth/verify?token=${token}`)).status).toBe(204)
-    await expectError(c.get(`/api/auth/verify?token=${token}`), 400, 'Token is not valid.')
+    const again = c.get(`/api/auth/verify?token=${token}`)
+    await expectError(again, 400, 'Token is not valid.')
+    expect((await again).headers.get('x-error-kind')).toBe('already_verified')
+    // an unknown token is only "not valid"
+    const unknown = new Client(t).get('/api/auth/verify?token=abcdefghijklmnopqrstuvwxyz234567')
+    await expectError(unknown, 400, 'Token is not valid.')
+    expect((await unknown).headers.get('x-error-kind')).toBeNull()
   })
 
   test('400 for an expired token (24 h)', async () => {

@@ -7,6 +7,7 @@ export function verificationMail(to: string, link: string): Mail {
     subject: 'Verify your Tunefeed account',
     text: `Welcome to Tunefeed!\n\nVerify your account by opening this link (valid for 24 hours):\n\n${link}\n\nIf you did not sign up, ignore this e-mail.\n`,
     html: `<p>Welcome to Tunefeed!</p><p>Verify your account by opening this link (valid for 24 hours):</p><p><a href="${link}">${link}</a></p><p>If you did not sign up, ignore this e-mail.</p>`,
+    logLink: link,
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { revokeUserApiTokens } from './bearer.ts'
 import { sessionCache } from './session-cache.ts'
@@ -74,6 +74,19 @@ export async function consumeToken(db: Db, token: string, kind: 'verify' | 'rese
     .where(and(eq(authTokens.hash, hash), eq(authTokens.kind, kind), isNull(authTokens.usedAt), gt(authTokens.expiresAt, new Date())))
     .returning({ userId: authTokens.userId })
   return row?.userId ?? null
+}
+
+/**
+ * A verification link opened again (a reload, a mail scanner that opened it first): true when
+ * it was spent on an account that is verified now, so the page can say so rather than "not valid".
+ */
+export async function alreadyVerifiedBy(db: Db, token: string): Promise<boolean> {
+  const [row] = await db
+    .select({ verifiedAt: users.verifiedAt })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(and(eq(authTokens.hash, hashToken(token)), eq(authTokens.kind, 'verify'), isNotNull(authTokens.usedAt)))
+  return !!row?.verifiedAt
 }
 
 export async function markVerified(db: Db, userId: string) {

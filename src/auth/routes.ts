@@ -10,6 +10,7 @@ import { assertNotLockedOut, clearLoginFailures, recordLoginFailure } from './lo
 import { resetMail, verificationMail } from './mail.ts'
 import {
   changePassword,
+  alreadyVerifiedBy,
   consumeToken,
   createUser,
   findUserByEmail,
@@ -18,7 +19,7 @@ import {
   replacePendingUser,
   verifyPassword,
 } from './queries.ts'
-import { createAccount, credentials, resetPassword, sendReset, sendVerify, verifyQuery, type SessionResponse } from './schema.ts'
+import { ALREADY_VERIFIED_KIND, createAccount, credentials, resetPassword, sendReset, sendVerify, verifyQuery, type SessionResponse } from './schema.ts'
 import { accountRoutes } from './account-routes.ts'
 import { tokenRoutes } from './tokens-api.ts'
 import { oidcRoutes } from './oidc-routes.ts'
@@ -62,7 +63,10 @@ export function authRoutes(ctx: AppContext) {
       return c.body(null, 204)
     })
     .get('/verify', valid('query', verifyQuery), async (c) => {
-      const userId = await consumeToken(db, c.req.valid('query').token, 'verify')
+      const { token } = c.req.valid('query')
+      const userId = await consumeToken(db, token, 'verify')
+      // a link opened again (a reload, a mail scanner): still 400, and a header the page turns into "already verified"
+      if (!userId && (await alreadyVerifiedBy(db, token))) fail(400, 'Token is not valid.', { 'x-error-kind': ALREADY_VERIFIED_KIND })
       if (!userId) fail(400, 'Token is not valid.')
       await markVerified(db, userId)
       return c.body(null, 204)

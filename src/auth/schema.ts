@@ -78,3 +78,9 @@ export type CreatedApiToken = { id: string; name: string; token: string }
 export type Provider = { id: string; name: string }
 /** A provider identity linked to the signed-in account (GET /api/auth/identities). */
 export type LinkedIdentity = { provider: string; name: string; createdAt: string }
+
+/** GET /api/auth/verify with a link already spent on a verified account: 400 with this `x-error-kind`; the page says so and offers Login. */
+export const ALREADY_VERIFIED_KIND = 'already_verified'
+export const ALREADY_VERIFIED = 'This account is already verified: log in with your e-mail and password.'
+/** POST /api/auth/create for a verified account (400): the form links to Login and Reset Password. */
+export const ACCOUNT_EXISTS = 'Account exists.'

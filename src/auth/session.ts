@@ -13,8 +13,8 @@ import { hashToken, randomToken } from './tokens.ts'
 export const SESSION_COOKIE = 'tunefeed_session'
 const DAY = 24 * 60 * 60 * 1000
 export const SESSION_TTL = 30 * DAY
-/** users.lastSeenAt (the admin's user list) is written at most this often per user. */
-const LAST_SEEN_EVERY = 60 * 60 * 1000
+/** users.lastSeenAt (the admin's user list) is written at most this often per user (an hour left it at the first sign-in of a session). */
+export const LAST_SEEN_EVERY = 5 * 60 * 1000
 
 export async function createSession(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken()

@@ -81,3 +81,8 @@ export async function getFailure(db: Db, id: string) {
 export async function deleteFailure(db: Db, id: string): Promise<boolean> {
   return (await db.delete(jobFailures).where(eq(jobFailures.id, id)).returning({ id: jobFailures.id })).length > 0
 }
+
+/** A job run again by its owner: its earlier failure leaves the admin's list. */
+export async function deleteFailuresOfJob(db: Db, jobId: string) {
+  await db.delete(jobFailures).where(eq(jobFailures.jobId, jobId))
+}

@@ -66,6 +66,11 @@ export interface JobDefinition<P = unknown> {
   onGiveUp?(ctx: AppContext, payload: P, error: Error): Promise<void>
   /** The user the job works for (shown with its failure to the admin); none when omitted. */
   owner?(ctx: AppContext, payload: P): Promise<string | null>
+  /**
+   * What the job works on, in words, for the admin's failed-jobs list ("Artist - Title"); null when
+   * that thing is gone (its owner deleted it): the failure is then dropped, not offered for retry.
+   */
+  describe?(ctx: AppContext, payload: P): Promise<string | null>
   /** Called before an admin retries the given-up job (e.g. clear the failure the job recorded). */
   beforeRetry?(ctx: AppContext, payload: P): Promise<void>
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { users } from '../auth/tables.ts'
 import type { Database } from '../db/client.ts'
 import { createTestDatabase } from '../../tests/support/db.ts'
-import { errorFields, redactPath } from './logger.ts'
+import { errorFields, redactPath, requestLevel } from './logger.ts'
 
 // What reaches the log must not carry secrets: query parameters of a failed
 // query, the token in a verification link's path.
@@ -53,4 +53,18 @@ test('token paths are redacted in the request log', () => {
   expect(redactPath('/verify/abc/more')).toBe('/verify/[redacted]/more')
   expect(redactPath('/api/youtube/videos/x')).toBe('/api/youtube/videos/x')
   expect(redactPath('/verifyx/abc')).toBe('/verifyx/abc')
+})
+
+test('static files answered fine are logged at debug; pages, API, feeds, Subsonic and failures at info', () => {
+  expect(requestLevel('/assets/index-abc.js', 200)).toBe('debug')
+  expect(requestLevel('/sw.js', 200)).toBe('debug')
+  expect(requestLevel('/manifest.webmanifest', 200)).toBe('debug')
+  // pages stay: a visit is one line
+  expect(requestLevel('/music/downloader', 200)).toBe('info')
+  expect(requestLevel('/verify/[redacted]', 200)).toBe('info')
+  expect(requestLevel('/favicon.svg', 304)).toBe('debug')
+  expect(requestLevel('/assets/missing.js', 404)).toBe('info')
+  expect(requestLevel('/api/music/jobs/list', 200)).toBe('info')
+  expect(requestLevel('/rest/ping.view', 200)).toBe('info')
+  expect(requestLevel('/feeds/x/all.xml', 200)).toBe('info')
 })

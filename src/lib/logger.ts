@@ -67,9 +67,21 @@ function now(): string {
  * `log.info('request', {method, path, status, ms})`, built without an object.
  */
 function request(method: string, path: string, status: number, ms: number) {
-  if (order.info < threshold) return
-  push(`{"time":"${now()}","level":"info","msg":"request","method":"${method}","path":${JSON.stringify(redactPath(path))},"status":${status},"ms":${ms}}\n`)
+  const level = requestLevel(path, status)
+  if (order[level] < threshold) return
+  push(`{"time":"${now()}","level":"${level}","msg":"request","method":"${method}","path":${JSON.stringify(redactPath(path))},"status":${status},"ms":${ms}}\n`)
 }
+
+/**
+ * The web app's static files (scripts, styles, images, fonts, the manifest) answered fine are logged
+ * at `debug`: a browser asks for dozens per visit and they drowned the log at `info`. Pages, API,
+ * Subsonic and feed requests, and every failed request, stay at `info`.
+ */
+export function requestLevel(path: string, status: number): 'info' | 'debug' {
+  if (status >= 400 || path.startsWith('/api/') || path.startsWith('/rest/') || path.startsWith('/feeds/')) return 'info'
+  return path.startsWith('/assets/') || STATIC_FILE.test(path) ? 'debug' : 'info'
+}
+const STATIC_FILE = /\.(?:js|mjs|css|map|svg|png|jpe?g|webp|gif|ico|woff2?|ttf|webmanifest|json|txt|xml)$/i
 
 // paths that carry a secret in themselves (the link in the verification mail)
 const TOKEN_PATH = /^(\/(?:api\/)?(?:verify|reset))\/[^/]+/

@@ -8,6 +8,11 @@ export interface Mail {
   subject: string
   text: string
   html?: string
+  /**
+   * A link that may be printed in the log when there is no SMTP (the verification link:
+   * without it a self-hoster has to dig in DATA_DIR/mail; decision 181). Never a reset code.
+   */
+  logLink?: string
 }
 
 export interface Mailer {
@@ -31,7 +36,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
       ignoreTLS: url.searchParams.get('ignoreTLS') === '1',
     })
     return {
-      async send(mail) {
+      async send({ logLink: _, ...mail }) {
         await transport.sendMail({ from: opts.from, ...mail })
         log.info('mail sent', { to: mail.to, subject: mail.subject })
       },
@@ -40,13 +45,13 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
   const dir = join(opts.dataDir, 'mail')
   const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
   return {
-    async send(mail) {
+    async send({ logLink, ...mail }) {
       const info = await stream.sendMail({ from: opts.from, ...mail })
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID().slice(0, 8)}.eml`)
-      // mails carry sign-in links and reset codes: private file, and only its path in the log
+      // mails carry sign-in links and reset codes: private file; the log gets its path, and only a link marked for it
       writeFileSync(file, info.message as Buffer, { mode: 0o600 })
-      log.info('mail saved (no SMTP_URL)', { file })
+      log.info('mail saved (no SMTP_URL)', logLink ? { file, to: mail.to, link: logLink } : { file })
     },
   }
 }

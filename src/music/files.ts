@@ -36,34 +36,8 @@ export function mp3Name(artist: string, title: string, trackNumber?: number, ext
   return `${base || 'track'}.${ext}`
 }
 
-export type AudioKind = 'mp3' | 'wav'
-
-/**
- * The upload's type from its first bytes: an ID3v2 header or a valid MPEG
- * audio frame header (sync, version, layer, bitrate and rate not reserved),
- * or a RIFF/WAVE header. Null for anything else.
- */
-export function sniffAudio(head: Uint8Array): AudioKind | null {
-  if (head.length >= 12) {
-    const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to))
-    if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'wav'
-  }
-  if (head.length >= 10 && head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) {
-    // "ID3", major version 2-4, size bytes are syncsafe (high bit clear)
-    if (head[3]! >= 2 && head[3]! <= 4 && [6, 7, 8, 9].every((i) => head[i]! < 0x80)) return 'mp3'
-  }
-  if (head.length >= 4 && isMpegFrameHeader(head)) return 'mp3'
-  return null
-}
-
-function isMpegFrameHeader(b: Uint8Array): boolean {
-  if (b[0] !== 0xff || (b[1]! & 0xe0) !== 0xe0) return false
-  const version = (b[1]! >> 3) & 0b11 // 01 reserved
-  const layer = (b[1]! >> 1) & 0b11 // 00 reserved (and ADTS AAC)
-  const bitrate = b[2]! >> 4 // 1111 bad
-  const rate = (b[2]! >> 2) & 0b11 // 11 reserved
-  return version !== 0b01 && layer !== 0b00 && bitrate !== 0b1111 && rate !== 0b11
-}
+// shared with the web form, which checks a chosen file the same way before it is sent
+export { type AudioKind, sniffAudio } from './schema.ts'
 
 export type ImageKind = { ext: 'jpg' | 'png' | 'webp' | 'gif'; mime: string }
 

@@ -8,6 +8,8 @@ import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
 import { failureSentence } from '../tools/failure.ts'
 import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
+import { deleteFailuresOfJob } from '../jobs/history.ts'
+import { fail } from '../lib/errors.ts'
 import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
@@ -44,12 +46,27 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
   },
   owner: async (ctx, { jobId }) => (await getMusicJob(ctx.db, jobId))?.userId ?? null,
+  async describe(ctx, { jobId }) {
+    const row = await getMusicJob(ctx.db, jobId)
+    return row ? `${row.artist} - ${row.title}` : null
+  },
   // an admin's retry runs the job again from the start: it is in progress again for its owner
   async beforeRetry(ctx, { jobId }) {
     await updateMusicJob(ctx.db, jobId, { failed: null, error: null, errorKind: null, progress: 0, startedAt: null })
     const row = await getMusicJob(ctx.db, jobId)
     if (row) publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
   },
+}
+
+/**
+ * The owner's Retry on a failed job's row (POST /api/music/jobs/{id}/retry): the same job runs
+ * again from the start (same id, link or upload and tags), as an admin's retry does.
+ */
+export async function retryMusicJob(ctx: AppContext, job: { id: string; failed: unknown }) {
+  if (!job.failed) fail(409, 'Job has not failed.')
+  await musicRun.beforeRetry!(ctx, { jobId: job.id })
+  await deleteFailuresOfJob(ctx.db, job.id)
+  await ctx.jobs.enqueue(musicRun, { jobId: job.id }, { jobId: job.id })
 }
 
 /** Removes finished jobs (and their folders) older than JOB_RETENTION_DAYS. */

@@ -1,6 +1,10 @@
 import { fail } from '../lib/errors.ts'
+import { type ErrorKind, ToolFailure } from '../tools/failure.ts'
 import { chaptersOf } from './chapters.ts'
-import type { Lookup } from './schema.ts'
+import { guardedFetch } from '../lib/guarded-fetch.ts'
+import type { AllowList } from '../lib/url-guard.ts'
+import { ERROR_KIND_HEADER, type Lookup, type MusicTags } from './schema.ts'
+import { readTagsFromBuffer } from './tags.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import type { AppContext, SessionUser } from '../context.ts'
 import { isPrivateListInfo, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
@@ -29,8 +33,11 @@ function yearOf(info: Info): number | null {
  */
 export function lookupFromInfo(info: Info): Lookup {
   if (info._type === 'playlist') {
+    const page = str(info.webpage_url)
     const entries = (Array.isArray(info.entries) ? (info.entries as Info[]) : [])
-      .map((e) => ({ url: str(e.webpage_url) ?? str(e.url), title: str(e.title), duration: num(e.duration) }))
+      // a page with several <audio>/<video> gives entries whose webpage_url is the page itself:
+      // each keeps its own media URL, or every job of the playlist would fetch the page's first
+      .map((e) => ({ url: entryUrl(e, page), title: pageTitle(e), duration: num(e.duration) }))
       .filter((e): e is { url: string; title: string | null; duration: number | null } => !!e.url)
       .slice(0, MAX_PLAYLIST_ENTRIES)
     const title = str(info.title)
@@ -48,8 +55,7 @@ export function lookupFromInfo(info: Info): Lookup {
     }
   }
   const track = str(info.track)
-  // the generic extractor numbers what it finds on a page: "Name (1)"
-  const title = (str(info.title) ?? '').replace(info.extractor_key === 'Generic' ? /\s\(\d+\)$/ : /$^/, '')
+  const title = pageTitle(info) ?? ''
   const parsed = parseUploadTitle(title)
   const siteArtist = str(info.artist) ?? str(info.creator)
   const chapters = chaptersOf(info)
@@ -68,11 +74,65 @@ export function lookupFromInfo(info: Info): Lookup {
   }
 }
 
+// the extractors that read a plain page (`<video>`/`<audio>` found on it, a direct file)
+const PAGE_EXTRACTORS = new Set(['Generic', 'HTML5MediaEmbed'])
+
+/** The title, without the " (1)" yt-dlp appends to what it finds on a plain page. */
+function pageTitle(info: Info): string | null {
+  const title = str(info.title)
+  return title && PAGE_EXTRACTORS.has(String(info.extractor_key)) ? title.replace(/\s\(\d+\)$/, '') : title
+}
+
+/** A playlist entry's own link: its page, unless that is the playlist's page (then its media URL). */
+function entryUrl(e: Info, page: string | null): string | null {
+  const own = str(e.webpage_url)
+  const media = str(e.url)
+  return own && own !== page ? own : (media ?? own)
+}
+
 /** The largest thumbnail (yt-dlp lists them worst first), else `thumbnail`. */
 function thumbnailOf(info: Info): string | null {
   const list = Array.isArray(info.thumbnails) ? (info.thumbnails as Info[]) : []
   const best = [...list].reverse().find((t) => str(t.url)?.startsWith('http'))
   return str(best?.url) ?? str(info.thumbnail)
+}
+
+/** How much of a direct file is read for its tags (an ID3v2 tag sits at the start; RIFF INFO usually too). */
+const TAG_BYTES = 512 * 1024
+
+/** The tags at the start of a direct audio file's link, or null (no tags, not readable, refused). */
+async function remoteTags(url: string, allow: AllowList, signal: AbortSignal): Promise<MusicTags | null> {
+  try {
+    const res = await guardedFetch(url, { allow, headers: { range: `bytes=0-${TAG_BYTES - 1}` }, signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]) })
+    if (!res.ok || !res.body) return null
+    const chunks: Uint8Array[] = []
+    let size = 0
+    const reader = res.body.getReader()
+    while (size < TAG_BYTES) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.length
+    }
+    await reader.cancel().catch(() => {})
+    return await readTagsFromBuffer(Buffer.concat(chunks), res.headers.get('content-type') ?? undefined)
+  } catch {
+    return null
+  }
+}
+
+/** A direct file's own tags win over what yt-dlp made of its name. */
+function withFileTags(found: Lookup, tags: MusicTags | null): Lookup {
+  if (!tags) return found
+  return {
+    ...found,
+    title: tags.title ?? found.title,
+    artist: tags.artist ?? found.artist,
+    album: tags.album ?? found.album,
+    grouping: tags.grouping ?? found.grouping,
+    year: tags.year ?? found.year,
+    trackNumber: tags.trackNumber ?? found.trackNumber,
+  }
 }
 
 const CACHE_MS = 10 * 60_000
@@ -101,10 +161,13 @@ export class LookupService {
       // a link that led (redirect) to a private list of the cookies' account: shown to an admin only
       refused = !user.admin && isPrivateListInfo(info)
       value = lookupFromInfo(info)
+      // a link straight to an audio file: its own tags, not a title made from the file name
+      if (info.direct === true) value = withFileTags(value, await remoteTags(url, this.ctx.allow, clientGone))
     } catch (err) {
       answerPaceWait(err)
-      // unsupported page, refused hop, timeout, client gone: the same answer for all
-      fail(400, 'Unable to get video info.')
+      // the fixed `{detail}`; why, as a kind in a header, for the form's "Nothing could be read at this link: …"
+      const kind: ErrorKind = err instanceof ToolFailure ? err.kind : clientGone.aborted ? 'internal' : 'timeout'
+      fail(400, 'Unable to get video info.', { [ERROR_KIND_HEADER]: kind })
     }
     if (refused) fail(403, `video_url: ${PRIVATE_LIST_REFUSAL}`)
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)

@@ -247,6 +247,14 @@ describe('POST /tags', () => {
     })
   })
 
+  test("a WAV's RIFF INFO year (ICRD) and track are read, for the form's Year and Track number", async () => {
+    const wav = join(t.ctx.env.DATA_DIR, 'dated.wav')
+    const made = Bun.spawnSync([process.env.FFMPEG_PATH || '/usr/bin/ffmpeg', '-loglevel', 'error', '-y', '-i', files.wav, '-metadata', 'title=Wav Song', '-metadata', 'artist=Wav Artist', '-metadata', 'date=1999', '-metadata', 'track=3', wav])
+    expect(made.exitCode).toBe(0)
+    const res = await postForm(alice, '/api/music/tags', musicForm({}, { path: wav }))
+    expect(await res.json()).toEqual({ title: 'Wav Song', artist: 'Wav Artist', album: null, grouping: null, artworkUrl: null, year: 1999, trackNumber: 3 })
+  })
+
   test('all null for a file without tags or not audio; 422 without a file', async () => {
     const none = { title: null, artist: null, album: null, grouping: null, artworkUrl: null }
     expect(await (await postForm(alice, '/api/music/tags', musicForm({}, { path: files.wav }))).json()).toEqual(none)

@@ -18,6 +18,7 @@ import { refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 import { CallLimit } from './limits.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
+import { retryMusicJob } from './jobs.ts'
 import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
 import { editJobTags } from './tag-edit.ts'
 import { readTags } from './tags.ts'
@@ -57,6 +58,11 @@ export function musicRoutes(ctx: AppContext) {
       await ctx.jobs.cancel(row.id)
       await rm(jobDir(env.DATA_DIR, row.userId, row.id), { recursive: true, force: true })
       return c.json({ id: row.id }, 200)
+    })
+    .post('/jobs/:id/retry', valid('param', idParam), async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      await retryMusicJob(ctx, row)
+      return c.json(toMusicJob((await getOwnMusicJob(db, row.userId, row.id))!), 200)
     })
     .get('/jobs/:id/download', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))

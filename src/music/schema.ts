@@ -151,6 +151,10 @@ export interface MusicTags {
   album: string | null
   grouping: string | null
   artworkUrl: string | null
+  /** Present only when the file has it (an ID3 TYER/TDRC, a WAV's RIFF ICRD, …). */
+  year?: number
+  /** Present only when the file has it (ID3 TRCK, a WAV's IPRT/ITRK). */
+  trackNumber?: number
 }
 
 export interface Chapter {
@@ -184,4 +188,63 @@ export interface Candidate {
   coverUrl: string | null
   recordingId: string
   releaseId: string | null
+}
+
+/** The header of a failed look-up (GET /api/music/lookup, 400) naming why it failed: one of the job's `errorKind`s. */
+export const ERROR_KIND_HEADER = 'x-error-kind'
+
+/**
+ * Why a link could not be read, completing "Nothing could be read at this link: …"
+ * in the form (decision 180): what happened and what to do.
+ */
+export const LOOKUP_REASONS: Record<ErrorKind, string> = {
+  unavailable: 'the page was not found (it was removed, or the link is wrong). Check the link.',
+  private: 'the video is private. Ask its owner to share it, or use another link.',
+  sign_in_required: 'it needs a signed-in account (an age or membership check). An admin can add cookies for downloads.',
+  bot_check: 'the site asked to confirm this is not a bot. Try again later, or an admin can add cookies.',
+  geo_blocked: 'it is not available in the country of the server. Use another link.',
+  unsupported_url: 'it is not a page with a video or audio the downloader can read. Use a link to a video or audio page.',
+  live: 'it is a live stream or premiere that has not ended yet. Try again once it has finished.',
+  too_large: 'the file is larger than the download size limit.',
+  timeout: 'the site took too long to answer. Try again later.',
+  network: 'the site could not be reached (it refused the connection, failed, or its name is unknown). Check the link, or try again later.',
+  tool_missing: 'the downloader (yt-dlp) is not installed on the server. Tell an admin.',
+  tool_outdated: 'the downloader is out of date for this site. An admin should update yt-dlp.',
+  conversion: 'what the link holds could not be read as audio. Try another link.',
+  internal: 'something went wrong on the server. Try again; if it keeps failing, tell an admin.',
+}
+
+/** The sentence for a failed look-up's kind header (an unknown or missing kind reads as a generic failure). */
+export function lookupFailure(kind: string | null): string {
+  const reason = kind && kind in LOOKUP_REASONS ? LOOKUP_REASONS[kind as ErrorKind] : 'the downloader could not read it. Check the link.'
+  return `Nothing could be read at this link: ${reason}`
+}
+
+export type AudioKind = 'mp3' | 'wav'
+
+/**
+ * The upload's type from its first bytes: an ID3v2 header or a valid MPEG
+ * audio frame header (sync, version, layer, bitrate and rate not reserved),
+ * or a RIFF/WAVE header. Null for anything else.
+ */
+export function sniffAudio(head: Uint8Array): AudioKind | null {
+  if (head.length >= 12) {
+    const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to))
+    if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'wav'
+  }
+  if (head.length >= 10 && head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) {
+    // "ID3", major version 2-4, size bytes are syncsafe (high bit clear)
+    if (head[3]! >= 2 && head[3]! <= 4 && [6, 7, 8, 9].every((i) => head[i]! < 0x80)) return 'mp3'
+  }
+  if (head.length >= 4 && isMpegFrameHeader(head)) return 'mp3'
+  return null
+}
+
+function isMpegFrameHeader(b: Uint8Array): boolean {
+  if (b[0] !== 0xff || (b[1]! & 0xe0) !== 0xe0) return false
+  const version = (b[1]! >> 3) & 0b11 // 01 reserved
+  const layer = (b[1]! >> 1) & 0b11 // 00 reserved (and ADTS AAC)
+  const bitrate = b[2]! >> 4 // 1111 bad
+  const rate = (b[2]! >> 2) & 0b11 // 11 reserved
+  return version !== 0b01 && layer !== 0b00 && bitrate !== 0b1111 && rate !== 0b11
 }

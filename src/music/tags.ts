@@ -1,4 +1,4 @@
-import { parseFile } from 'music-metadata'
+import { type ICommonTagsResult, parseBuffer, parseFile } from 'music-metadata'
 import NodeID3 from 'node-id3'
 import type { Artwork } from './artwork.ts'
 import { MAX_ARTWORK_BYTES, type MusicTags } from './schema.ts'
@@ -14,23 +14,41 @@ const none: MusicTags = { title: null, artist: null, album: null, grouping: null
 export async function readTags(path: string): Promise<MusicTags> {
   try {
     const skipCovers = (await id3v2Size(path)) > MAX_ARTWORK_BYTES + 1024 * 1024
-    const { common } = await parseFile(path, { duration: false, skipCovers })
-    const picture = [common.picture?.find((p) => /front/i.test(p.type ?? '')), common.picture?.[0]].find(
-      (p) => p && p.data.length <= MAX_ARTWORK_BYTES,
-    )
-    const text = (v: string | string[] | undefined) => {
-      const s = Array.isArray(v) ? v[0] : v
-      return s?.trim() || null
-    }
-    return {
-      title: text(common.title),
-      artist: text(common.artist),
-      album: text(common.album),
-      grouping: text(common.grouping),
-      artworkUrl: picture ? `data:${picture.format};base64,${Buffer.from(picture.data).toString('base64')}` : null,
-    }
+    return tagsOf((await parseFile(path, { duration: false, skipCovers })).common)
   } catch {
     return none
+  }
+}
+
+/** The tags in the first bytes of a file (a direct link's head); null when there are none. */
+export async function readTagsFromBuffer(head: Uint8Array, mimeType?: string): Promise<MusicTags | null> {
+  try {
+    const tags = tagsOf((await parseBuffer(head, { mimeType, size: undefined }, { duration: false, skipCovers: true })).common)
+    return tags.title || tags.artist || tags.album ? tags : null
+  } catch {
+    return null
+  }
+}
+
+function tagsOf(common: ICommonTagsResult): MusicTags {
+  const picture = [common.picture?.find((p) => /front/i.test(p.type ?? '')), common.picture?.[0]].find(
+    (p) => p && p.data.length <= MAX_ARTWORK_BYTES,
+  )
+  const text = (v: string | string[] | undefined) => {
+    const s = Array.isArray(v) ? v[0] : v
+    return s?.trim() || null
+  }
+  const year = common.year && common.year >= 1000 && common.year <= 9999 ? common.year : undefined
+  const trackNumber = common.track?.no && common.track.no > 0 ? common.track.no : undefined
+  return {
+    title: text(common.title),
+    artist: text(common.artist),
+    album: text(common.album),
+    grouping: text(common.grouping),
+    artworkUrl: picture ? `data:${picture.format};base64,${Buffer.from(picture.data).toString('base64')}` : null,
+    // only when present: a file without them answers as before
+    ...(year ? { year } : {}),
+    ...(trackNumber ? { trackNumber } : {}),
   }
 }
 

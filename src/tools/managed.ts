@@ -191,7 +191,8 @@ export class ManagedYtdlp {
     } catch (err) {
       this.state.lastError = err instanceof Error ? err.message : String(err)
       await this.save()
-      log.warn('managed yt-dlp update failed; the current build stays', errorFields(err))
+      // one line (offline this repeats): what happened, no stack
+      log.warn('managed yt-dlp update failed; the current build stays', { error: this.state.lastError })
       return 'failed'
     }
   }

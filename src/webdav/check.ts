@@ -1,9 +1,12 @@
 import { guardedFetch } from '../lib/guarded-fetch.ts'
-import type { AllowList } from '../lib/url-guard.ts'
-import type { WebdavAccount } from './schema.ts'
+import { type AllowList, UrlRefused } from '../lib/url-guard.ts'
+import type { WebdavAccount, WebdavProblem } from './schema.ts'
 
-/** PROPFIND depth 0 on the account's URL with its credentials: true when the server answers 207. */
-export async function checkWebdav(account: WebdavAccount, allow: AllowList, timeoutMs = 10_000): Promise<boolean> {
+/**
+ * PROPFIND depth 0 on the account's URL with its credentials: null when the server answers 207,
+ * else why not (the save answers 400 with it in `x-error-kind`, decision 180).
+ */
+export async function webdavProblem(account: WebdavAccount, allow: AllowList, timeoutMs = 10_000): Promise<WebdavProblem | null> {
   try {
     const res = await guardedFetch(account.url, {
       method: 'PROPFIND',
@@ -18,8 +21,22 @@ export async function checkWebdav(account: WebdavAccount, allow: AllowList, time
       maxRedirects: 0,
     })
     await res.body?.cancel()
-    return res.status === 207
-  } catch {
-    return false
+    if (res.status === 207) return null
+    if (res.status === 401 || res.status === 403) return 'sign_in_refused'
+    if (res.status === 404 || res.status === 410) return 'not_found'
+    return 'not_webdav'
+  } catch (err) {
+    if (err instanceof DOMException && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout'
+    if (err instanceof UrlRefused) {
+      if (/redirects/.test(err.message)) return 'redirected'
+      if (/was not found/.test(err.message)) return 'unreachable'
+      return 'refused_address'
+    }
+    return 'unreachable'
   }
+}
+
+/** True when the account's URL answers PROPFIND with 207 under its credentials. */
+export async function checkWebdav(account: WebdavAccount, allow: AllowList, timeoutMs = 10_000): Promise<boolean> {
+  return (await webdavProblem(account, allow, timeoutMs)) === null
 }

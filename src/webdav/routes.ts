@@ -4,7 +4,7 @@ import { requireSession } from '../auth/bearer.ts'
 import { currentUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
 import { valid } from '../lib/validate.ts'
-import { checkWebdav } from './check.ts'
+import { webdavProblem } from './check.ts'
 import { deleteWebdav, getWebdav, saveWebdav, WebdavUnreadable } from './queries.ts'
 import { webdavAccount } from './schema.ts'
 
@@ -23,7 +23,9 @@ export function webdavRoutes(ctx: AppContext) {
     })
     .post('/', valid('json', webdavAccount), async (c) => {
       const account = c.req.valid('json')
-      if (!(await checkWebdav(account, ctx.allow))) fail(400, 'Error connecting to webdav server.')
+      // the same detail for every failure; why, in a header the form turns into words
+      const problem = await webdavProblem(account, ctx.allow)
+      if (problem) fail(400, 'Error connecting to webdav server.', { 'x-error-kind': problem })
       await saveWebdav(db, cipher, currentUser(c).id, account)
       return c.json(account, 200)
     })

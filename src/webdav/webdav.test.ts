@@ -8,6 +8,13 @@ import { createApp } from '../app.ts'
 import { Cipher } from '../lib/secret.ts'
 import { webdavAccounts } from './tables.ts'
 
+/** The `x-error-kind` of a failed save (400 `Error connecting to webdav server.`). */
+async function kindOf(res: Promise<Response>): Promise<string | null> {
+  const r = await res
+  expect(r.status).toBe(400)
+  return r.headers.get('x-error-kind')
+}
+
 // bun's default is 5 s per test; password hashing and databases need more on a busy machine
 setDefaultTimeout(30_000)
 
@@ -93,6 +100,8 @@ describe('/api/webdav', () => {
     )
     await expectError(client.post('/api/webdav', { ...account(dav), username: 'someone' }), 400, 'Error connecting to webdav server.')
     await expectError(client.get('/api/webdav'), 404, 'WebDAV not found.')
+    // the same detail; why, for the form, in x-error-kind
+    expect(await kindOf(client.post('/api/webdav', { ...account(dav), password: 'wrong-password' }))).toBe('sign_in_refused')
   })
 
   test('a failed save keeps the previous account', async () => {
@@ -112,6 +121,9 @@ describe('/api/webdav', () => {
     try {
       await expectError(client.post('/api/webdav', { ...account(dav), url: `http://127.0.0.1:${plain.port}/` }), 400, 'Error connecting to webdav server.')
       await expectError(client.post('/api/webdav', { ...account(dav), url: `http://127.0.0.1:${closedPort}/` }), 400, 'Error connecting to webdav server.')
+      expect(await kindOf(client.post('/api/webdav', { ...account(dav), url: new URL('no/such/folder/', dav.url).href }))).toBe('not_found')
+      expect(await kindOf(client.post('/api/webdav', { ...account(dav), url: `http://127.0.0.1:${plain.port}/` }))).toBe('not_webdav')
+      expect(await kindOf(client.post('/api/webdav', { ...account(dav), url: `http://127.0.0.1:${closedPort}/` }))).toBe('unreachable')
     } finally {
       plain.stop(true)
     }
@@ -122,6 +134,7 @@ describe('/api/webdav', () => {
     const redirect = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => Response.redirect(dav.url, 301) })
     try {
       await expectError(client.post('/api/webdav', { ...account(dav), url: `http://127.0.0.1:${redirect.port}/` }), 400)
+      expect(await kindOf(client.post('/api/webdav', { ...account(dav), url: `http://127.0.0.1:${redirect.port}/` }))).toBe('redirected')
     } finally {
       redirect.stop(true)
     }
@@ -207,6 +220,7 @@ describe('outbound guard on WebDAV URLs', () => {
       await expectError(client.post('/api/webdav', { username: 'u', password: 'p', url }), 400, 'Error connecting to webdav server.')
     }
     expect(fake.hits).toBe(0)
+    expect(await kindOf(client.post('/api/webdav', { username: 'u', password: 'p', url: dav.url }))).toBe('refused_address')
     await expectError(client.get('/api/webdav'), 404, 'WebDAV not found.')
   })
 

@@ -95,4 +95,22 @@ describe('keyless mode', () => {
     expect((await list('per_page=1')).totalPages).toBe(43 + 15 + 15)
     noApi()
   })
+
+  test('GET /mode says what works: feed without a key', async () => {
+    expect(await (await user.client.get('/api/youtube/mode')).json()).toEqual({ mode: 'feed' })
+  })
+
+  test('a channel new to the app, opened by id: resolved from its public page (name and picture), not subscribed; a made-up id is 404', async () => {
+    const quiet = fake.channel('@quiet-channel')
+    const before = fake.pageRequests
+    const res = await user.client.get(`/api/youtube/channels/${quiet.id}`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ id: quiet.id, title: 'Quiet Channel', thumbnail: expect.stringContaining(quiet.id), subscribed: false, updating: false })
+    expect(fake.pageRequests).toBe(before + 1)
+    // stored now: a second visit asks nobody
+    expect((await user.client.get(`/api/youtube/channels/${quiet.id}`)).status).toBe(200)
+    expect(fake.pageRequests).toBe(before + 1)
+    await expectError(user.client.get('/api/youtube/channels/UCxxxxxxxxxxxxxxxxxxxxxx'), 404, 'Youtube Channel not found.')
+    noApi()
+  })
 })

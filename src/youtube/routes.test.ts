@@ -198,6 +198,12 @@ describe('user channel', () => {
     expect(await (await b.client.get(`/api/youtube/channels/${kitchen.id}`)).json()).toMatchObject({ subscribed: false })
     await expectError(a.client.get('/api/youtube/channels/UCxxxxxxxxxxxxxxxxxxxxxx'), 404, 'Youtube Channel not found.')
     await expectError(a.client.get('/api/youtube/channels/whatever'), 404, 'Youtube Channel not found.')
+    // a channel nobody here follows: looked up (one channels.list call) so its page has a name and picture
+    const quiet = fake.channel('@quiet-channel')
+    const res = await b.client.get(`/api/youtube/channels/${quiet.id}`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ id: quiet.id, title: 'Quiet Channel', subscribed: false })
+    expect(await (await b.client.get('/api/youtube/mode')).json()).toEqual({ mode: 'api' })
   })
 })
 

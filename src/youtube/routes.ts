@@ -69,6 +69,27 @@ async function resolveChannel(ctx: AppContext, userId: string, client: () => You
   return (await getChannel(ctx.db, found.id)) ?? null
 }
 
+const CHANNEL_ID = /^UC[\w-]{22}$/
+
+/**
+ * A channel new to the app, opened by its page (docs/product.md#channel-page): looked up
+ * (1 API unit, or its public page without a key) and stored, so the page shows its name and
+ * picture; null when there is no such channel ('Channel could not be loaded'). Limited per user
+ * like every lookup; its videos come when someone subscribes.
+ */
+async function lookUpChannel(ctx: AppContext, userId: string, client: () => YoutubeClient, id: string): Promise<boolean> {
+  if (!CHANNEL_ID.test(id)) return false
+  await hit(ctx.db, `youtube-lookup:${userId}`, LOOKUPS_PER_HOUR, 3600)
+  if (youtubeMode(ctx.env) === 'api') {
+    const left = await chargeUserUnits(ctx.db, userId, 1, ctx.env.YOUTUBE_USER_DAILY_UNITS)
+    if (left !== null) fail(429, `Your share of today's YouTube budget is used up (${left} units left): try again tomorrow.`)
+  }
+  const found = await provider(async () => (await client().channelsById([id]))[0])
+  if (!found) return false
+  await upsertChannels(ctx.db, [found])
+  return true
+}
+
 export function youtubeRoutes(ctx: AppContext) {
   const { db, env } = ctx
   const media = env.YOUTUBE_MEDIA_URL
@@ -124,6 +145,9 @@ export function youtubeRoutes(ctx: AppContext) {
         return c.json(await importSubscriptions(ctx, user.id, text, client), 200)
       })
 
+      // what works without a key (docs/api.md, Video area): the web says so where it matters
+      .get('/mode', (c) => c.json({ mode: youtubeMode(env) }, 200))
+
       // ---- channels ----
       .get('/channels/user', async (c) => {
         const row = await getUserChannel(db, currentUser(c).id)
@@ -157,7 +181,10 @@ export function youtubeRoutes(ctx: AppContext) {
         return c.json({ id: channel.id }, 200)
       })
       .get('/channels/:id', valid('param', idParam), async (c) => {
-        const found = await channelJson(db, currentUser(c).id, c.req.param('id'))
+        const userId = currentUser(c).id
+        const id = c.req.param('id')
+        let found = await channelJson(db, userId, id)
+        if (!found && (await lookUpChannel(ctx, userId, client, id))) found = await channelJson(db, userId, id)
         if (!found) fail(404, 'Youtube Channel not found.')
         return c.json(found, 200)
       })

@@ -218,6 +218,11 @@ export async function startMediaServer(opts: { hostname?: string } = {}): Promis
           return html(`<html><head><meta name='twitter:image' content='${base}/cover.jpg'></head></html>`)
         case '/soundcloud.html':
           return html(`<html><head><meta property="og:image" content="https://i1.sndcdn.com/artworks-000123-abcdef-large.jpg"></head></html>`)
+        case '/two-audio.html':
+          // a plain page with two players: yt-dlp lists them as a playlist of the page's title, "(1)" and "(2)"
+          return html(`<html><head><title>Two Songs</title></head><body><audio src="/audio.mp3"></audio><audio src="/audio.wav"></audio></body></html>`)
+        case '/one-audio.html':
+          return html(`<html><head><title>One Song</title></head><body><audio src="/audio.wav"></audio></body></html>`)
         case '/nocover.html':
           return html('<html><head><title>nothing</title></head><body>no image here</body></html>')
         case '/text.txt':

@@ -30,6 +30,8 @@ export class ApiError extends Error {
     readonly status?: number,
     /** The parsed error body, or the raw text when it was not JSON. */
     readonly data?: unknown,
+    /** Why, where the server names it in `x-error-kind` (a failed link look-up). */
+    readonly errorKind?: string | null,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -77,7 +79,7 @@ export async function request<R extends ClientResponse<unknown, number, string>>
     } else data = raw
   }
   if (res.status >= 200 && res.status < 300) return data as OkBody<R>
-  throw new ApiError(res.status, detailText(detailOf(data, raw)) || `Request failed (${res.status}).`, res.status, data)
+  throw new ApiError(res.status, detailText(detailOf(data, raw)) || `Request failed (${res.status}).`, res.status, data, res.headers.get('x-error-kind'))
 }
 
 /** Text for an error shown in a form or notification. */

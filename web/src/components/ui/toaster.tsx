@@ -23,7 +23,8 @@ export const toaster = createToaster({
  */
 export const notify = {
   success: (title: string, description?: string) => toaster.create({ type: 'success', title, description }),
-  error: (title: string, description?: string) => toaster.create({ type: 'error', title, description }),
+  error: (title: string, description?: string, action?: { label: string; onClick: () => void }) =>
+    toaster.create({ type: 'error', title, description, action }),
   info: (title: string, description?: string) => toaster.create({ type: 'info', title, description }),
 }
 
@@ -49,6 +50,11 @@ export function AppToaster() {
               <styled.div display="flex" flexDirection="column" gap="1">
                 <Toast.Title className={s.title}>{t.title}</Toast.Title>
                 {t.description && <Toast.Description className={s.description}>{t.description}</Toast.Description>}
+                {t.action && (
+                  <Toast.ActionTrigger className={cx(s.actionTrigger, css({ alignSelf: 'flex-start', mt: '1', textDecoration: 'underline', color: 'fg.default', cursor: 'pointer' }))}>
+                    {t.action.label}
+                  </Toast.ActionTrigger>
+                )}
               </styled.div>
             </styled.div>
             <Toast.CloseTrigger className={s.closeTrigger} asChild>

@@ -121,3 +121,12 @@ export function useDeleteJob() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.musicJob.all }),
   })
 }
+
+/** POST /api/music/jobs/{id}/retry: a failed job runs again from the start; refreshes the job list. */
+export function useRetryJob() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => request(api.music.jobs[':id'].retry.$post({ param: { id } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.musicJob.all }),
+  })
+}

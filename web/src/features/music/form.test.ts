@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { classifyArtwork, downloadName, emptyMusicForm, FILE_TYPE_ERROR, isAcceptedAudio, validateMusicForm } from './form.ts'
+import { afterJobCreated, classifyArtwork, downloadName, emptyMusicForm, FILE_TYPE_ERROR, isAcceptedAudio, isReadableAudio, validateMusicForm } from './form.ts'
 
 const file = (name: string, type: string) => new File([new Uint8Array(4)], name, { type })
 
@@ -71,4 +71,39 @@ test('downloadName is the part after the last slash', () => {
   expect(downloadName('/api/music/jobs/1/download/Artist - Title.mp3')).toBe('Artist - Title.mp3')
   expect(downloadName('Artist - Title.mp3')).toBe('Artist - Title.mp3')
   expect(downloadName('a/b/')).toBe('')
+})
+
+describe('afterJobCreated (docs/product.md#music-downloader: only the link, the artwork and the title are cleared)', () => {
+  const filled = {
+    ...emptyMusicForm,
+    videoUrl: 'https://example.com/v',
+    artworkUrl: 'https://example.com/a.jpg',
+    title: 'Blue Monday',
+    album: 'Blue Monday - Single',
+    artist: 'New Order',
+    grouping: 'Factory',
+    year: '1983',
+    trackNumber: '4',
+  }
+
+  test('year, track number, album, artist and grouping stay', () => {
+    expect(afterJobCreated(filled)).toEqual({ ...filled, videoUrl: '', artworkUrl: '', title: '' })
+  })
+
+  test('an album typed by the person stays too', () => {
+    expect(afterJobCreated({ ...filled, album: 'Power, Corruption & Lies' }).album).toBe('Power, Corruption & Lies')
+  })
+})
+
+describe('isReadableAudio: a chosen file is checked by its bytes, as the server checks it', () => {
+  test('ID3, an MPEG frame and RIFF/WAVE pass; text named .mp3 does not', async () => {
+    const id3 = new Uint8Array([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 10, 0, 0])
+    const frame = new Uint8Array([0xff, 0xfb, 0x90, 0x64])
+    const wav = new TextEncoder().encode('RIFF\0\0\0\0WAVEfmt ')
+    expect(await isReadableAudio(new File([id3], 'a.mp3', { type: 'audio/mpeg' }))).toBe(true)
+    expect(await isReadableAudio(new File([frame], 'a.mp3', { type: 'audio/mpeg' }))).toBe(true)
+    expect(await isReadableAudio(new File([wav], 'a.wav', { type: 'audio/wav' }))).toBe(true)
+    expect(await isReadableAudio(new File(['this is not audio'], 'broken.mp3', { type: 'audio/mpeg' }))).toBe(false)
+    expect(await isReadableAudio(new File([], 'empty.wav', { type: 'audio/wav' }))).toBe(false)
+  })
 })

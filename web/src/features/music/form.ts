@@ -1,4 +1,4 @@
-import { musicJobFields } from '#server/music/schema.ts'
+import { musicJobFields, sniffAudio } from '#server/music/schema.ts'
 
 /** docs/product.md#constants: jobs list page size, and the debounce of the URL and artwork inputs. */
 export const JOBS_PER_PAGE = 5
@@ -9,6 +9,14 @@ export const ACCEPTED_AUDIO_TYPES = ['audio/mpeg', 'audio/wav'] as const
 /** What the file picker offers: the two types, and their extensions for systems that name them otherwise. */
 export const AUDIO_ACCEPT: Record<string, string[]> = { 'audio/mpeg': ['.mp3'], 'audio/wav': ['.wav'] }
 export const FILE_TYPE_ERROR = 'Must be an audio/mpeg (MP3) or audio/wav (WAV) file'
+/** A file named and typed as audio whose bytes are not an MP3 or WAV (the server would refuse it on Submit). */
+export const FILE_CONTENT_ERROR = 'This file is not a working MP3 or WAV: its contents are not audio the converter can read. Choose another MP3 or WAV file.'
+
+/** docs/product.md#music-form: the file's first bytes, checked as the server checks them (an ID3 tag or MPEG frame, or RIFF/WAVE). */
+export async function isReadableAudio(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer())
+  return sniffAudio(head) !== null
+}
 
 // browsers and systems spell the same two formats a few ways
 const AUDIO_ALIASES = new Set(['audio/mpeg', 'audio/mp3', 'audio/mpeg3', 'audio/x-mpeg', 'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'])
@@ -55,6 +63,15 @@ export const emptyMusicForm: MusicFormValues = {
   trackNumber: '',
   splitChapters: false,
   removeSegments: true,
+}
+
+/**
+ * docs/product.md#music-downloader: after 'Job Created Successfully' only the link, the artwork
+ * and the title are cleared; the album (also one derived from the title: the next title derives
+ * it again), artist, grouping, year and track number stay.
+ */
+export function afterJobCreated(v: MusicFormValues): MusicFormValues {
+  return { ...v, videoUrl: '', artworkUrl: '', title: '', splitChapters: false }
 }
 
 const isHttpUrl = (value: string) => {

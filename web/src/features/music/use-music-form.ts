@@ -1,14 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { notify } from '~/components/ui/toaster.tsx'
+import { lookupFailure } from '#server/music/schema.ts'
 import { ApiError, errorText } from '~/lib/api.ts'
 import { albumFromTitle } from './album.ts'
 import { artworkQuery, type CreateJobInput, groupingQuery, lookupQuery, musicbrainzQuery, type MusicTags, useCreateJob, useReadTags } from './api.ts'
 import {
+  afterJobCreated,
   classifyArtwork,
   emptyMusicForm,
   INPUT_DEBOUNCE_MS,
+  FILE_CONTENT_ERROR,
   isAcceptedAudio,
+  isReadableAudio,
   isValidVideoUrl,
   type MusicFormErrors,
   type MusicFormField,
@@ -34,6 +38,22 @@ function withPrefill(values: MusicFormValues, prefill: MusicPrefill): MusicFormV
   if (prefill.artist) next.artist = prefill.artist
   if (prefill.artworkUrl) next.artworkUrl = prefill.artworkUrl
   return next
+}
+
+const musicForm = () => document.querySelector<HTMLFormElement>('form[aria-label="Music Downloader / Converter"]')
+/** After a job starts: the link field (or the file chooser) gets the focus the busy Submit button lost. */
+function focusFirstField() {
+  requestAnimationFrame(() => musicForm()?.querySelector<HTMLElement>('input[name="video_url"], [data-part="dropzone"], [data-part="trigger"]')?.focus())
+}
+function focusSubmit() {
+  requestAnimationFrame(() => musicForm()?.querySelector<HTMLElement>('button[type="submit"]')?.focus())
+}
+
+/** "Nothing could be read at this link: …" for a failed GET /api/music/lookup. */
+export function lookupErrorText(err: unknown): string {
+  if (err instanceof ApiError && err.status === 400) return lookupFailure(err.errorKind ?? null)
+  const why = errorText(err).replace(/^video_url: /, '')
+  return `Nothing could be read at this link: ${why.charAt(0).toLowerCase()}${why.slice(1)}`
 }
 
 /**
@@ -78,6 +98,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
   // --- suggestions from the link (tags, chapters, playlist): they fill only what is still empty
   const lookup = useQuery({ ...lookupQuery(debouncedUrl), enabled: lookUpGrouping })
   const link = lookUpGrouping ? lookup.data : undefined
+  // docs/product.md#music-form: a link that cannot be read says why beside the field; the form stays usable
+  const linkError = lookUpGrouping && lookup.isError && !lookup.isFetching && values.videoUrl.trim() === debouncedUrl ? lookupErrorText(lookup.error) : null
   useEffect(() => {
     if (link) setValues((v) => fillEmpty(v, link))
   }, [link])
@@ -117,6 +139,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
       else if (tags.title) next.album = albumFromTitle(tags.title)
       if (tags.grouping) next.grouping = tags.grouping
       if (tags.artworkUrl) next.artworkUrl = tags.artworkUrl
+      if (tags.year) next.year = String(tags.year)
+      if (tags.trackNumber) next.trackNumber = String(tags.trackNumber)
       return next
     })
 
@@ -126,6 +150,14 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
     set('file', file)
     touch('file')
     if (!file || !isAcceptedAudio(file)) return
+    // checked when chosen, not first on Submit: a file named .mp3 that is not audio says so now
+    void isReadableAudio(file).then((ok) => {
+      if (currentFile.current !== file) return
+      if (!ok) return rejectFile(FILE_CONTENT_ERROR)
+      readTagsOf(file)
+    })
+  }
+  const readTagsOf = (file: File) => {
     readTags.mutate(file, {
       onSuccess: (tags) => {
         if (currentFile.current !== file) return // another file was chosen meanwhile
@@ -217,14 +249,19 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
         onSuccess: () => {
           notify.success('Job Created Successfully')
           // docs/product.md#music-downloader: then the video URL, artwork URL and title are cleared
-          setValues((v) => ({ ...v, videoUrl: '', artworkUrl: '', title: '', year: '', trackNumber: '', splitChapters: false }))
+          setValues(afterJobCreated)
           setDebouncedUrl('')
           setDebouncedArtwork('')
           setSubmitted(false)
           setTouched(new Set())
           onCreated?.()
+          // the busy Submit button dropped focus to <body>: on to the next link (or file)
+          focusFirstField()
         },
-        onError: (err) => notify.error('Job Failed to Start', errorText(err)),
+        onError: (err) => {
+          notify.error('Job Failed to Start', errorText(err))
+          focusSubmit()
+        },
       },
     )
 
@@ -253,6 +290,8 @@ export function useMusicForm({ prefill, onCreated }: { prefill: MusicPrefill; on
       loading: lookUpGrouping && lookup.isFetching,
       /** A YouTube look-up that could not get its turn (503: busy, or paused after a bot check): the server's sentence. */
       busy: lookUpGrouping && lookup.error instanceof ApiError && lookup.error.status === 503 ? lookup.error.message : null,
+      // a 503 (no turn at YouTube yet) is `busy`, not a link that cannot be read
+      error: lookup.error instanceof ApiError && lookup.error.status === 503 ? null : linkError,
       chapters: link?.chapters ?? [],
       playlist: link?.playlist ?? null,
       youtube: values.source === 'url' && isYoutubeLink(values.videoUrl),

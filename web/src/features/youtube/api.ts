@@ -100,6 +100,13 @@ export const categoriesQuery = queryOptions({
 })
 
 /** The connected personal channel, or null when there is none (404). */
+/** GET /api/youtube/mode: `api` with a YouTube API key, `feed` without (what works without one is said where it matters). */
+export const youtubeModeQuery = queryOptions({
+  queryKey: ['YoutubeMode'] as const,
+  queryFn: () => request(api.youtube.mode.$get()),
+  staleTime: Number.POSITIVE_INFINITY,
+})
+
 export const userChannelQuery = queryOptions({
   queryKey: queryKeys.youtubeUserChannel.all,
   queryFn: async () => {

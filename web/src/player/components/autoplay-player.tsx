@@ -170,8 +170,12 @@ function PlayerEngine({ player }: { player: RefObject<MediaPlayerHandle | null> 
                 ended()
               }}
               onError={(message) => {
-                // a video that cannot play is skipped, so the queue never stalls on it
-                notify.error(message, video.title)
+                // a video that cannot play is skipped, so the queue never stalls on it; the notice names it, says
+                // why, and offers it where it can play (hovering the notice holds it open)
+                notify.error(`Skipped: ${video.title}`, `${message}.`, {
+                  label: 'Open on YouTube',
+                  onClick: () => window.open(`https://www.youtube.com/watch?v=${encodeURIComponent(video.id)}`, '_blank', 'noopener'),
+                })
                 ended()
               }}
             />

@@ -8,11 +8,21 @@ import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-/** /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings), Music Players (docs/subsonic.md), Notifications and Legal. */
-export function AccountPage({ user, providerLinked, providerError }: { user: SessionUser; providerLinked?: boolean; providerError?: string }) {
+/**
+ * /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings),
+ * Music Players (docs/subsonic.md), Notifications and Legal. `tab` and `onTabChange`: the open tab lives in the URL
+ * (`?tab=webdav`), so a reload or a shared link keeps it.
+ */
+export function AccountPage({
+  user,
+  tab,
+  onTabChange,
+  providerLinked,
+  providerError,
+}: { user: SessionUser; tab?: string; onTabChange?: (tab: string) => void; providerLinked?: boolean; providerError?: string }) {
   return (
     <Page title="Account">
-      <TabsRoot defaultValue="account" lazyMount unmountOnExit maxW="2xl">
+      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="2xl">
         <TabsList>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>

@@ -8,10 +8,11 @@ import { StatusTab } from './status-tab.tsx'
 import { UsersTab } from './users-tab.tsx'
 
 /** /admin (docs/product.md#admin-screens), admins only: tabs Status (default), Jobs, Schedules, Users, Mail. */
-export function AdminPage({ user }: { user: SessionUser }) {
+/** `tab` and `onTabChange`: the open tab lives in the URL (`?tab=users`). */
+export function AdminPage({ user, tab, onTabChange }: { user: SessionUser; tab?: string; onTabChange?: (tab: string) => void }) {
   return (
     <Page title="Admin">
-      <TabsRoot defaultValue="status" lazyMount unmountOnExit>
+      <TabsRoot value={tab ?? 'status'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit>
         <TabsList>
           <TabsTrigger value="status">Status</TabsTrigger>
           <TabsTrigger value="jobs">Jobs</TabsTrigger>

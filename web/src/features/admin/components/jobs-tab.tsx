@@ -27,6 +27,7 @@ export function JobsTab() {
                 <thead>
                   <tr>
                     <th scope="col">Job</th>
+                    <th scope="col">Kind</th>
                     <th scope="col">Owner</th>
                     <th scope="col">Failed</th>
                     <th scope="col">Reason</th>
@@ -36,21 +37,22 @@ export function JobsTab() {
                 <tbody>
                   {failed.map((job) => (
                     <tr key={job.id}>
-                      <td>{job.name}</td>
-                      <td>{job.owner?.email ?? '–'}</td>
-                      <td>{when(job.failedAt)}</td>
-                      <td>{job.error}</td>
+                      <td data-label="Job">{job.title ?? job.name}</td>
+                      <td data-label="Kind">{job.name}</td>
+                      <td data-label="Owner">{job.owner?.email ?? '–'}</td>
+                      <td data-label="Failed">{when(job.failedAt)}</td>
+                      <td data-label="Reason">{job.error}</td>
                       <ActionsCell
                         actions={[
                           {
                             label: 'Retry',
-                            name: `Retry ${job.name} of ${when(job.failedAt)}`,
+                            name: `Retry ${job.title ?? job.name} of ${when(job.failedAt)}`,
                             loading: retry.isPending && retry.variables === job.id,
-                            onClick: () => retry.mutate(job.id, { onError: actionFailed, onSuccess: () => notify.success('Job queued again') }),
+                            onClick: () => retry.mutate(job.id, { onError: actionFailed, onSuccess: () => notify.success('Job queued again', `${job.title ?? job.name} runs again; it leaves this list.`) }),
                           },
                           {
                             label: 'Delete',
-                            name: `Delete ${job.name} of ${when(job.failedAt)}`,
+                            name: `Delete ${job.title ?? job.name} of ${when(job.failedAt)}`,
                             danger: true,
                             loading: remove.isPending && remove.variables === job.id,
                             onClick: () => remove.mutate(job.id, { onError: actionFailed }),

@@ -20,7 +20,7 @@ export type RowAction = { label: string; name: string; onClick: () => void; load
 export function ActionsCell({ actions, wrap = false }: { actions: RowAction[]; wrap?: boolean }) {
   return (
     <td>
-      <styled.div display="flex" gap="2" flexWrap={wrap ? 'wrap' : undefined}>
+      <styled.div display="flex" gap="2" flexWrap={wrap ? 'wrap' : { base: 'wrap', md: 'nowrap' }}>
         {actions.map((a) => (
           <Button key={a.label} size="xs" variant="outline" {...(a.danger ? { colorPalette: 'red', color: 'red.text' } : {})} aria-label={a.name} loading={a.loading} onClick={a.onClick}>
             {a.label}
@@ -64,6 +64,11 @@ export function Loaded<T>({ query, children }: { query: { data?: T; error: unkno
   return <Spinner label="Loading" />
 }
 
+/**
+ * An admin table. On a phone each row becomes a card (label: value lines, its actions
+ * wrapping at the bottom) rather than a wide table whose actions sit off-screen; give
+ * each `<td>` a `data-label` naming its column.
+ */
 export const Table = styled('table', {
   base: {
     width: 'full',
@@ -71,6 +76,14 @@ export const Table = styled('table', {
     borderCollapse: 'collapse',
     '& th': { textAlign: 'start', color: 'fg.muted', fontWeight: 'semibold', py: '2', px: '3', borderBottomWidth: '1px' },
     '& td': { py: '2', px: '3', borderBottomWidth: '1px', verticalAlign: 'top' },
+    mdDown: {
+      display: 'block',
+      '& tbody': { display: 'flex', flexDirection: 'column', gap: '3' },
+      '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+      '& tr': { display: 'flex', flexDirection: 'column', gap: '1', borderWidth: '1px', borderRadius: 'l2', p: '3' },
+      '& td, & tbody th': { display: 'flex', gap: '3', p: '0', borderBottomWidth: '0 !important', overflowWrap: 'anywhere' },
+      '& td[data-label]::before': { content: 'attr(data-label)', color: 'fg.muted', fontWeight: 'medium', minW: '24', flexShrink: '0' },
+    },
   },
 })
 

@@ -60,15 +60,15 @@ export function UsersTab() {
                         <th scope="row" style={{ fontWeight: 500, color: 'inherit', borderBottomWidth: 1 }}>
                           {u.email}
                         </th>
-                        <td>
+                        <td data-label="Status">
                           {u.admin && <Badge tone="info">Admin</Badge>}
                           {u.disabled && <Badge tone="bad">Disabled</Badge>}
                           {!u.verified && <Badge>Unverified</Badge>}
                           {!u.admin && !u.disabled && u.verified && <Badge tone="ok">Active</Badge>}
                         </td>
-                        <td>{u.jobCount}</td>
-                        <td>{u.subscriptionCount}</td>
-                        <td>{when(u.lastSeenAt)}</td>
+                        <td data-label="Jobs">{u.jobCount}</td>
+                        <td data-label="Subscriptions">{u.subscriptionCount}</td>
+                        <td data-label="Last seen">{when(u.lastSeenAt)}</td>
                         <ActionsCell
                           wrap
                           actions={[

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
 import { z } from 'zod'
-import { createAccount } from '#server/auth/schema.ts'
+import { ACCOUNT_EXISTS, createAccount } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { Form } from '~/components/ui/form.tsx'
@@ -49,7 +49,23 @@ function PasswordSignUp() {
     <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
       <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }), create.reset)}>
         {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
-        {create.isError && <Alert status="error">{errorText(create.error)}</Alert>}
+        {create.isError && (
+          <Alert status="error">
+            {errorText(create.error)}
+            {errorText(create.error) === ACCOUNT_EXISTS && (
+              // a way on: log in with that address, or reset its password
+              <styled.span display="block" mt="1">
+                <TextLink to="/login" search={{ email: form.values.email }}>
+                  Login
+                </TextLink>{' '}
+                or{' '}
+                <TextLink to="/login" search={{ email: form.values.email, reset: '1' }}>
+                  Reset Password
+                </TextLink>
+              </styled.span>
+            )}
+          </Alert>
+        )}
         <TextField label="Email" type="email" autoComplete="email" required {...form.text('email')} />
         <TextField
           label="Password"

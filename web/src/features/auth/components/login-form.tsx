@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { styled } from 'styled-system/jsx'
 import { credentials } from '#server/auth/schema.ts'
@@ -20,16 +21,23 @@ import { ResetPasswordDialog } from './reset-password-dialog.tsx'
  * docs/product.md#login: email, password; Submit, Clear, Create Account; the Reset Password dialog;
  * "Sign in with {OIDC_NAME}" (docs/product.md#sign-in-providers).
  */
-export function LoginForm({ next, providerError }: { next?: string; providerError?: string }) {
+export function LoginForm({ next, providerError, email, reset }: { next?: string; providerError?: string; email?: string; reset?: boolean }) {
   const navigate = useNavigate()
   const login = useLogin()
   // SIGNUP=oidc-only: no password sign-up to point to
   const providers = useQuery(providersQuery)
   const form = useForm({
-    initialValues: { email: '', password: '' },
+    initialValues: { email: email ?? '', password: '' },
     schema: credentials,
     required: ['email', 'password'],
   })
+
+  // after a password reset: the e-mail filled in, the success said here too (the dialog has closed)
+  const [wasReset, setWasReset] = useState(false)
+  const afterReset = (address: string) => {
+    if (address) form.setValue('email', address)
+    setWasReset(true)
+  }
 
   const submit = form.handleSubmit((data) =>
     login.mutate(data, {
@@ -42,6 +50,7 @@ export function LoginForm({ next, providerError }: { next?: string; providerErro
     <AuthCard title="Login" description="Sign in to your Tunefeed account.">
       <Form onSubmit={submit}>
         <ProviderSignIn next={safeNext(next)} failure={providerError} />
+        {wasReset && !login.isError && <Alert status="success">Password reset Successfully ! Log in with your new password.</Alert>}
         {login.isError && <Alert status="error">{errorText(login.error)}</Alert>}
         {login.isError && isStatus(login.error, 401) && errorText(login.error) === 'Account is unverified.' && (
           <ResendVerification email={form.values.email} />
@@ -57,7 +66,7 @@ export function LoginForm({ next, providerError }: { next?: string; providerErro
           }}
         >
           <styled.div ms="auto">
-            <ResetPasswordDialog />
+            <ResetPasswordDialog email={form.values.email || email} defaultOpen={reset} onDone={afterReset} />
           </styled.div>
         </FormActions>
         {providers.data?.passwordSignup !== false && (

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { resetPassword, sendReset } from '#server/auth/schema.ts'
 import { Alert } from '~/components/ui/alert.tsx'
@@ -11,32 +11,64 @@ import { errorText } from '~/lib/api.ts'
 import { useForm } from '~/hooks/use-form.ts'
 import { useResetPassword, useSendReset } from '../api.ts'
 
+/** How long 'Password reset Successfully !' stays in the dialog before it closes by itself. */
+export const RESET_DONE_CLOSE_MS = 2500
+
 /**
  * docs/product.md#login: two-step Reset Password dialog that ignores outside clicks.
- * Step 1 mails a code; step 2 takes the code and a new password.
+ * Step 1 mails a code; step 2 takes the code and a new password. After the reset the
+ * dialog shows the success, then closes (at once with "Log in") and hands the e-mail
+ * to the login form (`onDone`).
  */
-export function ResetPasswordDialog() {
+export function ResetPasswordDialog({ email, defaultOpen, onDone }: { email?: string; defaultOpen?: boolean; onDone?: (email: string) => void }) {
+  const [open, setOpen] = useState(!!defaultOpen)
+  const finished = useRef(false)
+  const done = (address: string) => {
+    finished.current = true
+    setOpen(false)
+    onDone?.(address)
+  }
   return (
-    <DialogRoot closeOnInteractOutside={false}>
+    <DialogRoot
+      closeOnInteractOutside={false}
+      open={open}
+      onOpenChange={(d) => {
+        if (d.open) finished.current = false
+        setOpen(d.open)
+      }}
+      // after a reset, on to the login form's password (the e-mail is filled in); else back to the trigger
+      finalFocusEl={() => (finished.current ? document.querySelector<HTMLElement>('input[autocomplete="current-password"]') : null)}
+    >
       <DialogTrigger asChild>
         <Button variant="link" size="sm">
           Reset Password
         </Button>
       </DialogTrigger>
-      <DialogPanel title="Reset Password" description="We e-mail you a code, then you choose a new password.">
-        <ResetSteps />
+      <DialogPanel title="Reset Password" description="We e-mail you a reset code, then you choose a new password.">
+        <ResetSteps email={email ?? ''} onDone={done} />
       </DialogPanel>
     </DialogRoot>
   )
 }
 
 // Lives inside the dialog content, so closing the dialog starts over at step 1.
-function ResetSteps() {
+function ResetSteps({ email, onDone }: { email: string; onDone: (email: string) => void }) {
   const [step, setStep] = useState<1 | 2>(1)
+  const [address, setAddress] = useState(email)
   return (
     <styled.div display="flex" flexDirection="column" gap="5">
       <StepIndicator step={step} />
-      {step === 1 ? <SendResetStep onSent={() => setStep(2)} /> : <NewPasswordStep />}
+      {step === 1 ? (
+        <SendResetStep
+          email={email}
+          onSent={(sentTo) => {
+            setAddress(sentTo)
+            setStep(2)
+          }}
+        />
+      ) : (
+        <NewPasswordStep onDone={() => onDone(address)} />
+      )}
     </styled.div>
   )
 }
@@ -84,11 +116,11 @@ function StepIndicator({ step }: { step: 1 | 2 }) {
   )
 }
 
-function SendResetStep({ onSent }: { onSent: () => void }) {
+function SendResetStep({ email, onSent }: { email: string; onSent: (email: string) => void }) {
   const send = useSendReset()
-  const form = useForm({ initialValues: { email: '' }, schema: sendReset, required: ['email'] })
+  const form = useForm({ initialValues: { email }, schema: sendReset, required: ['email'] })
   return (
-    <Form gap="4" onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: onSent }), send.reset)}>
+    <Form gap="4" onSubmit={form.handleSubmit((data) => send.mutate(data, { onSuccess: () => onSent(data.email) }), send.reset)}>
       {send.isError && <Alert status="error">{errorText(send.error)}</Alert>}
       <TextField label="Email" type="email" autoComplete="username" required {...form.text('email')} />
       <FormActions align="end" submit="Send Reset Email" submitProps={{ loading: send.isPending }} />
@@ -96,8 +128,16 @@ function SendResetStep({ onSent }: { onSent: () => void }) {
   )
 }
 
-function NewPasswordStep() {
+function NewPasswordStep({ onDone }: { onDone: () => void }) {
   const reset = useResetPassword()
+  // the success is read, then the dialog gets out of the way (the login form has the e-mail)
+  const latestDone = useRef(onDone)
+  latestDone.current = onDone
+  useEffect(() => {
+    if (!reset.isSuccess) return
+    const timer = setTimeout(() => latestDone.current(), RESET_DONE_CLOSE_MS)
+    return () => clearTimeout(timer)
+  }, [reset.isSuccess])
   const form = useForm({
     initialValues: { token: '', password: '' },
     schema: resetPassword,
@@ -112,7 +152,8 @@ function NewPasswordStep() {
       ) : (
         <Alert status="success">Reset password code sent to email</Alert>
       )}
-      <TextField label="Token" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
+      {/* the mail calls it a reset code; docs/product.md#login names the field the token (decision 181) */}
+      <TextField label="Reset code (token)" placeholder="Code from the e-mail" autoComplete="one-time-code" required {...form.text('token')} />
       <TextField
         label="New Password"
         type="password"
@@ -121,7 +162,15 @@ function NewPasswordStep() {
         helperText="You will be signed out everywhere and your API tokens revoked."
         {...form.text('password')}
       />
-      <FormActions align="end" submit="Reset Password" submitProps={{ loading: reset.isPending, disabled: reset.isSuccess }} />
+      {reset.isSuccess ? (
+        <styled.div display="flex" justifyContent="flex-end">
+          <Button type="button" onClick={onDone} autoFocus>
+            Log in
+          </Button>
+        </styled.div>
+      ) : (
+        <FormActions align="end" submit="Reset Password" submitProps={{ loading: reset.isPending }} />
+      )}
     </Form>
   )
 }

@@ -4,7 +4,8 @@ import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { Spinner } from '~/components/ui/spinner.tsx'
-import { errorText } from '~/lib/api.ts'
+import { ALREADY_VERIFIED, ALREADY_VERIFIED_KIND } from '#server/auth/schema.ts'
+import { ApiError, errorText } from '~/lib/api.ts'
 import { verifyAccountQuery } from '../api.ts'
 import { AuthCard } from './auth-card.tsx'
 
@@ -20,14 +21,26 @@ export function VerifyAccount({ token }: { token?: string }) {
           <styled.div display="flex" justifyContent="center" py="6">
             <Spinner size="lg" label="Verifying account" />
           </styled.div>
+        ) : verify.isError && verify.error instanceof ApiError && verify.error.errorKind === ALREADY_VERIFIED_KIND ? (
+          // the link opened again (a reload, a mail scanner first): nothing is wrong
+          <Alert status="info" title="Already verified">
+            {ALREADY_VERIFIED}
+          </Alert>
         ) : verify.isError ? (
           <Alert status="error">{errorText(verify.error)}</Alert>
         ) : (
           <Alert status="success">Account Verified !</Alert>
         )}
-        <Button asChild alignSelf="flex-start">
-          <Link to="/">Redirect Home</Link>
-        </Button>
+        <styled.div display="flex" gap="3" flexWrap="wrap">
+          <Button asChild>
+            <Link to="/">Redirect Home</Link>
+          </Button>
+          {verify.isError && (
+            <Button asChild variant="outline">
+              <Link to="/login">Login</Link>
+            </Button>
+          )}
+        </styled.div>
       </styled.div>
     </AuthCard>
   )

@@ -49,6 +49,8 @@ export function AudioDropzone({ file, onFileChange, onReject, error, readingTags
       maxFiles={1}
       acceptedFiles={file ? [file] : []}
       invalid={!!error}
+      // the dropzone's name holds its visible text (WCAG 2.5.3), not Ark's default "dropzone"
+      translations={{ dropzone: 'Drop an audio file here or browse' }}
       onFileAccept={(d) => onFileChange(d.files[0] ?? null)}
       onFileReject={(d) => d.files.length > 0 && onReject(FILE_TYPE_ERROR)}
       className={css({ display: 'flex', flexDirection: 'column', gap: '1.5', width: 'full' })}
@@ -103,15 +105,16 @@ export function AudioDropzone({ file, onFileChange, onReject, error, readingTags
           <styled.div display="flex" alignItems="center" justifyContent="center" w="10" h="10" borderRadius="full" bg="colorPalette.a3" color="colorPalette.text" flexShrink="0">
             <UploadIcon size={18} aria-hidden />
           </styled.div>
-          <styled.div display="flex" flexDirection="column" gap="0.5">
-            <styled.span fontWeight="medium" textStyle="sm">
-              Drop an audio file here or <styled.span color="colorPalette.text">browse</styled.span>
-            </styled.span>
-            <styled.span textStyle="xs" color="fg.muted">
-              MP3 (audio/mpeg) or WAV (audio/wav)
-            </styled.span>
-          </styled.div>
+          <styled.span fontWeight="medium" textStyle="sm">
+            Drop an audio file here or <styled.span color="colorPalette.text">browse</styled.span>
+          </styled.span>
         </FileUpload.Dropzone>
+      )}
+      {!file && (
+        // outside the dropzone, whose accessible name is exactly its visible text
+        <styled.span textStyle="xs" color="fg.muted">
+          MP3 (audio/mpeg) or WAV (audio/wav)
+        </styled.span>
       )}
       {error && (
         <styled.span textStyle="sm" color="fg.error" role="alert">

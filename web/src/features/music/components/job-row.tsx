@@ -1,4 +1,4 @@
-import { CircleXIcon, CloudCheckIcon, CloudOffIcon, DownloadIcon, FileAudioIcon, LinkIcon, PencilIcon, PlayIcon, Trash2Icon } from 'lucide-react'
+import { CircleXIcon, CloudCheckIcon, CloudOffIcon, DownloadIcon, FileAudioIcon, LinkIcon, PencilIcon, PlayIcon, RotateCcwIcon, Trash2Icon } from 'lucide-react'
 import { useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { spinner } from 'styled-system/recipes'
@@ -6,7 +6,7 @@ import { Button, IconButton } from '~/components/ui/button.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { Tooltip } from '~/components/ui/tooltip.tsx'
 import { errorText } from '~/lib/api.ts'
-import { type MusicJob, useDeleteJob } from '../api.ts'
+import { type MusicJob, useDeleteJob, useRetryJob } from '../api.ts'
 import { downloadName } from '../form.ts'
 import placeholder from '../assets/artwork-placeholder.svg'
 import { EditTagsDialog } from './edit-tags-dialog.tsx'
@@ -41,11 +41,12 @@ function Thumbnail({ src }: { src: string | null }) {
   )
 }
 
-const FAILED_FALLBACK = 'The job failed. Delete it and try again.'
+const FAILED_FALLBACK = 'The job failed. Retry it, or delete it and try again.'
 
 /** One job (docs/product.md#music-jobs): Loading with progress, Download (or Play, Edit tags and the tracks), or red Failed; Delete always. */
 export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playing) => void }) {
   const remove = useDeleteJob()
+  const retry = useRetryJob()
   const [editing, setEditing] = useState(false)
   const split = job.tracks.length > 0
   const running = !job.completed && !job.failed
@@ -123,12 +124,25 @@ export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playi
             {job.waiting ? 'Waiting' : `Loading ${progress}%`}
           </Button>
         ) : job.failed ? (
-          <Tooltip content={job.error ?? FAILED_FALLBACK}>
-            <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="36" cursor="default" aria-describedby={`job-error-${job.id}`}>
-              <CircleXIcon />
-              Failed
-            </Button>
-          </Tooltip>
+          <>
+            <Tooltip content={job.error ?? FAILED_FALLBACK}>
+              <Button size="sm" colorPalette="red" flex={{ base: '1', sm: 'initial' }} minW="36" cursor="default" aria-describedby={`job-error-${job.id}`}>
+                <CircleXIcon />
+                Failed
+              </Button>
+            </Tooltip>
+            <Tooltip content="Run this job again">
+              <IconButton
+                aria-label={`Retry ${job.title}`}
+                variant="outline"
+                size="sm"
+                loading={retry.isPending}
+                onClick={() => retry.mutate(job.id, { onError: (err) => notify.error('Job could not be retried', errorText(err)) })}
+              >
+                <RotateCcwIcon />
+              </IconButton>
+            </Tooltip>
+          </>
         ) : (
           <>
             {!split && job.downloadUrl && (

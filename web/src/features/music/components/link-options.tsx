@@ -27,6 +27,11 @@ export function LinkOptions({ form }: { form: MusicFormState }) {
           {link.busy} The job itself can be added now: it waits for its turn.
         </styled.span>
       )}
+      {link.error && (
+        <styled.p role="alert" textStyle="sm" color="fg.error" m="0" data-testid="link-error">
+          {link.error}
+        </styled.p>
+      )}
       {link.youtube && (
         <Checkbox checked={values.removeSegments} onCheckedChange={(e) => form.setFlag('removeSegments', e.checked === true)}>
           Remove non-music parts

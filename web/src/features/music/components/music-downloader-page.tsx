@@ -18,7 +18,8 @@ export function MusicDownloaderPage({ prefill = {} }: { prefill?: MusicPrefill }
 
   return (
     <Page title="Music Downloader">
-      <styled.div display="flex" flexDirection="column" gap={{ base: '8', md: '10' }} maxW="5xl" width="full">
+      {/* room under the list, so the last job's buttons can be scrolled clear of the bottom-right toasts */}
+      <styled.div display="flex" flexDirection="column" gap={{ base: '8', md: '10' }} maxW="5xl" width="full" pb="28">
         <MusicForm prefill={prefill} onCreated={onCreated} />
         <JobList page={page} onPageChange={setPage} />
       </styled.div>

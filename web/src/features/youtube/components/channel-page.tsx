@@ -32,15 +32,12 @@ export function ChannelPage({ id }: { id: string }) {
 
   if (channel.isPending) return <PageSpinner label="Loading channel" />
   if (channel.isError) {
-    // a channel nobody here follows is not stored yet (404): subscribing fetches it, then the page fills in
-    const unknown = isStatus(channel.error, 404)
+    // the server looks a channel new to the app up by itself: a 404 is a channel that does not exist
     return (
-      <Page title="Channel" actions={unknown && <SubscribeButton subscribe={subscribe} channelId={id} />}>
-        {unknown ? (
-          <styled.p color="fg.muted">You do not follow this channel yet. Subscribe to see its videos here.</styled.p>
-        ) : (
-          <Alert status="error">Channel could not be loaded</Alert>
-        )}
+      <Page title="Channel">
+        <Alert status="error" title="Channel could not be loaded">
+          {isStatus(channel.error, 404) ? 'There is no channel with this id. Check the link.' : errorText(channel.error)}
+        </Alert>
       </Page>
     )
   }
@@ -67,6 +64,10 @@ export function ChannelPage({ id }: { id: string }) {
         </>
       }
     >
+      {!c.subscribed && !c.updating && (
+        // looked up for this visit: its videos come once it is followed
+        <styled.p color="fg.muted">You do not follow this channel yet. Subscribe to see its videos here.</styled.p>
+      )}
       {c.updating && (
         <styled.div display="flex" alignItems="center" gap="3" color="fg.muted" role="status">
           <Spinner size="sm" label="Updating" />

@@ -8,7 +8,7 @@ import { FormActions } from '~/components/ui/form-actions.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
 import { errorText } from '~/lib/api.ts'
-import { useImportSubscriptions, useSubscribe, useUpdateUserChannel, userChannelQuery } from '../api.ts'
+import { useImportSubscriptions, useSubscribe, useUpdateUserChannel, userChannelQuery, youtubeModeQuery } from '../api.ts'
 
 export type UpdateSubscriptionsDialogProps = { open: boolean; onOpenChange(open: boolean): void }
 
@@ -151,14 +151,31 @@ function ImportSubscriptionsForm() {
 }
 
 function UserChannelForm() {
-  const current = useQuery(userChannelQuery)
+  // without a key the sync cannot run (POST answers 'Needs a YouTube API key.'): say so, and what works instead
+  const mode = useQuery(youtubeModeQuery)
+  const keyless = mode.data?.mode === 'feed'
+  // and there is no channel to ask for (its 404 would only be noise)
+  const current = useQuery({ ...userChannelQuery, enabled: mode.data?.mode === 'api' })
   const update = useUpdateUserChannel()
   const { field, submit, empty } = useChannelInput(update)
+  const noteId = useId()
   return (
     <styled.form onSubmit={submit} display="flex" flexDirection="column" gap="3" aria-label="User channel">
-      <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isPending ? 'Loading…' : 'None'} readOnly />
+      {keyless && (
+        <styled.div id={noteId}>
+          <Alert status="info" title="Needs a YouTube API key">
+            Syncing your channel's subscriptions needs a YouTube API key, and this server has none. Add channels one by one, or import a
+            subscriptions file, on the Subscriptions tab: that works without a key.
+          </Alert>
+        </styled.div>
+      )}
+      <TextField label="Current Channel ID" name="current_channel_id" value={current.data?.id ?? ''} placeholder={current.isFetching ? 'Loading…' : 'None'} readOnly />
       <TextField label="Channel ID" helperText="Your own channel: its public subscriptions are added here and kept in sync." {...field} />
-      <FormActions align="end" submit="Update" submitProps={{ loading: update.isPending, disabled: empty }} />
+      <FormActions
+        align="end"
+        submit="Update"
+        submitProps={{ loading: update.isPending, disabled: empty || keyless, 'aria-describedby': keyless ? noteId : undefined }}
+      />
       {update.isSuccess && <Alert status="success">Updated Channel Successfully</Alert>}
       {update.isError && <Alert status="error">{errorText(update.error)}</Alert>}
     </styled.form>

@@ -7,7 +7,8 @@ import { Checkbox } from '~/components/ui/checkbox.tsx'
 import { PageSpinner, Spinner } from '~/components/ui/spinner.tsx'
 import { type PlayerVideo, clearPlayer, playerStore, syncList } from '~/player/store.ts'
 import { errorText } from '~/lib/api.ts'
-import { type MarkChange, type Video, type VideoFilters, categoriesQuery, listIdentity, useToggleMark, videoListQuery } from '../api.ts'
+import { TextLink } from '~/components/ui/text-link.tsx'
+import { type MarkChange, type Video, type VideoFilters, categoriesQuery, listIdentity, useToggleMark, videoListQuery, youtubeModeQuery } from '../api.ts'
 import { type VideoListSearch, categoryIds, categoryOptions as toCategoryOptions, filtersFrom, pickedCategoryOptions, withFilter, withPage } from '../search.ts'
 import { TitleSearch } from './title-search.tsx'
 import { VideoCard } from './video-card.tsx'
@@ -83,6 +84,19 @@ function useAutoplayList(filters: VideoFilters, data: { videos: Video[]; totalPa
  * docs/product.md#video-list, shared by the Videos and Channel pages: filters kept in
  * the URL, spinner while fetching, the responsive grid of cards, pagination.
  */
+/** The empty feed's way on: follow channels (works with or without a YouTube API key). */
+function NoVideosYet() {
+  const mode = useQuery(youtubeModeQuery)
+  return (
+    <styled.p maxW="prose">
+      {/* the link's name avoids "Subscriptions": the side navigation's link keeps that name to itself */}
+      Videos come from the channels you follow: <TextLink to="/youtube/subscriptions">add channels to follow</TextLink> (Update Subscriptions, by
+      channel id, @handle or link).
+      {mode.data?.mode === 'feed' && ' This server has no YouTube API key: each channel shows its latest 15 videos, then every new one, and categories are not available.'}
+    </styled.p>
+  )
+}
+
 export function VideoList({ search, onSearchChange, channelId }: VideoListProps) {
   const filters = useMemo(() => filtersFrom(search, channelId), [search, channelId])
   const list = useQuery(videoListQuery(filters))
@@ -143,9 +157,10 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
       {list.isPending && <PageSpinner label="Loading videos" />}
       {list.isError && !list.data && <Alert status="error">{errorText(list.error)}</Alert>}
       {list.isSuccess && videos.length === 0 && (
-        <styled.p color="fg.muted" py="10" textAlign="center">
-          {filters.q ? 'No videos match.' : filters.likedOnly ? 'No liked videos.' : filters.queuedOnly ? 'No queued videos.' : 'No videos.'}
-        </styled.p>
+        <styled.div color="fg.muted" py="10" textAlign="center" display="flex" flexDirection="column" gap="2" alignItems="center">
+          <p>{filters.q ? 'No videos match.' : filters.likedOnly ? 'No liked videos.' : filters.queuedOnly ? 'No queued videos.' : 'No videos.'}</p>
+          {!channelId && !filters.q && !filters.likedOnly && !filters.queuedOnly && filters.page === 1 && <NoVideosYet />}
+        </styled.div>
       )}
 
       <CardGrid label="Videos">
