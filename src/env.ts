@@ -38,6 +38,8 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().default('Tunefeed <no-reply@tunefeed.local>'),
+  /** How long a mail that cannot be sent keeps waiting for SMTP (hours) before it is given up (docs/decisions/165). */
+  MAIL_RETRY_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Trust X-Forwarded-* headers (behind Caddy) for client IP and HTTPS detection. */
   TRUST_PROXY: bool.default(false),

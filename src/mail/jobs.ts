@@ -1,7 +1,9 @@
+import { desc, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { resetMail, verificationMail } from '../auth/mail.ts'
 import { findUserByEmail, issueToken } from '../auth/queries.ts'
 import type { AppContext } from '../context.ts'
+import { jobFailures } from '../jobs/tables.ts'
 import { PermanentJobError, type JobDefinition, type JobModule } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import type { Mail } from '../lib/mailer.ts'
@@ -17,14 +19,13 @@ import type { Mail } from '../lib/mailer.ts'
  * for SMTP still carries a code with its full validity.
  *
  * A mail that cannot be sent waits for SMTP: the job queues itself again
- * after 1 s, 2 s, 4 s ... at most MAIL_RETRY_MAX_MS apart, for MAIL_GIVE_UP_MS
- * (a day: a verification link is valid that long); then it is given up,
+ * after 1 s, 2 s, 4 s ... at most MAIL_RETRY_MAX_MS apart, for MAIL_RETRY_HOURS
+ * (default a day: a verification link is valid that long); then it is given up,
  * recorded with the failed jobs and listed on the admin page's Mail tab.
  */
 
 export const MAIL_RETRY_BASE_MS = 1000
 export const MAIL_RETRY_MAX_MS = 60_000
-export const MAIL_GIVE_UP_MS = 24 * 60 * 60 * 1000
 
 export const mailKinds = ['verify', 'reset'] as const
 export type MailKind = (typeof mailKinds)[number]
@@ -95,7 +96,7 @@ export const sendMailJob: JobDefinition<MailPayload> = {
       const reason = err instanceof Error ? err.message : String(err)
       const attempt = p.attempt + 1
       if (job.signal.aborted && (job.signal.reason as { kind?: string })?.kind === 'shutdown') throw err
-      if (Date.now() - Date.parse(p.since) >= MAIL_GIVE_UP_MS) {
+      if (Date.now() - Date.parse(p.since) >= ctx.env.MAIL_RETRY_HOURS * 3_600_000) {
         log.error('mail given up', { kind: p.kind, to: p.to, attempt, ...errorFields(err) })
         throw new PermanentJobError(`Mail could not be sent: ${reason}`)
       }
@@ -116,3 +117,55 @@ export async function queueMail(ctx: Pick<AppContext, 'jobs'>, kind: MailKind, t
 }
 
 export const mailJobs: JobModule = { definitions: [sendMailJob] }
+
+export interface OutboxMail {
+  to: string
+  subject: string
+  /** Attempts made so far. */
+  attempts: number
+  lastError: string | null
+  queuedAt: string
+  nextAttemptAt: string | null
+}
+
+export interface FailedMail {
+  /** The failure's id: retry or delete it with /api/admin/jobs/{id}. */
+  id: string
+  to: string
+  subject: string
+  error: string
+  failedAt: string
+}
+
+/** The admin's view of outgoing mail: waiting for SMTP (retried) and given up. */
+export async function mailOutbox(ctx: Pick<AppContext, 'db' | 'jobs'>): Promise<{ waiting: OutboxMail[]; failed: FailedMail[] }> {
+  const [pending, failures] = await Promise.all([
+    ctx.jobs.pending?.(sendMailJob.name) ?? [],
+    ctx.db
+      .select()
+      .from(jobFailures)
+      .where(eq(jobFailures.name, sendMailJob.name))
+      .orderBy(desc(jobFailures.failedAt))
+      .limit(100),
+  ])
+  const waiting = pending.flatMap(({ data, runAt }) => {
+    const p = sendMailJob.payload.safeParse(data)
+    if (!p.success) return []
+    return [
+      {
+        to: p.data.to,
+        subject: MAIL_SUBJECTS[p.data.kind],
+        attempts: p.data.attempt,
+        lastError: p.data.lastError ?? null,
+        queuedAt: p.data.since,
+        nextAttemptAt: runAt?.toISOString() ?? null,
+      },
+    ]
+  })
+  const failed = failures.flatMap((f) => {
+    const p = sendMailJob.payload.safeParse(f.payload)
+    if (!p.success) return []
+    return [{ id: f.id, to: p.data.to, subject: MAIL_SUBJECTS[p.data.kind], error: f.error, failedAt: f.failedAt.toISOString() }]
+  })
+  return { waiting: waiting.sort((a, b) => a.queuedAt.localeCompare(b.queuedAt)), failed }
+}
