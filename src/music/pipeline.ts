@@ -1,3 +1,4 @@
+import { isDiskFull } from '../lib/faults.ts'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
 import { JobAbort, PermanentJobError, type JobRun } from '../jobs/types.ts'
@@ -204,6 +205,8 @@ async function asJobFailure(ctx: AppContext, err: unknown, run: JobRun): Promise
 export function failureKind(error: Error): ErrorKind {
   if (error instanceof JobFailure || error instanceof ToolFailure) return error.kind
   if (error instanceof JobAbort && error.kind === 'timeout') return 'timeout'
+  // the server's disk, not the job (an artwork, tag or rename write that found no room)
+  if (isDiskFull(error)) return 'disk_full'
   return 'internal'
 }
 
@@ -222,6 +225,7 @@ async function loadArtwork(ctx: AppContext, row: MusicJobRow, dir: string, signa
     return artwork
   } catch (err) {
     signal.throwIfAborted()
+    if (isDiskFull(err)) throw err
     // a missing cover should not cost the user the track
     log.warn('artwork fetch failed, tagging without it', { id: row.id, ...errorFields(err) })
     return null

@@ -1,0 +1,59 @@
+/**
+ * Faults of the machine rather than of the request: a full disk and a
+ * database that cannot be reached. Recognised anywhere in an error's `cause`
+ * chain (drizzle wraps the driver's error), answered by the app's onError
+ * (src/app.ts) with a sentence instead of a 500 (docs/decisions/166, 167).
+ */
+
+export const DISK_FULL_DETAIL = 'The server is out of disk space; ask its administrator.'
+export const DATABASE_UNAVAILABLE_DETAIL = 'The database cannot be reached right now; try again in a few seconds.'
+/** Seconds a client waits before trying again during a database outage. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2
+
+function* chain(err: unknown): Generator<{ code?: unknown; errno?: unknown; message?: unknown }> {
+  let e = err as { cause?: unknown } | null | undefined
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    yield e as { code?: unknown; message?: unknown }
+    e = e.cause as typeof e
+  }
+}
+
+/**
+ * ENOSPC / EDQUOT from the file system, PostgreSQL's `disk_full` (53100),
+ * or a tool's (PGlite's, ffmpeg's) "No space left on device".
+ */
+export function isDiskFull(err: unknown): boolean {
+  for (const e of chain(err)) {
+    if (e.code === 'ENOSPC' || e.code === 'EDQUOT' || e.code === '53100') return true
+    // PGlite's file system layer: Emscripten's ErrnoError with errno 51 (ENOSPC in its numbering) or 28 (Linux)
+    if ((e as { name?: unknown }).name === 'ErrnoError' && (e.errno === 51 || e.errno === 28)) return true
+    if (typeof e.message === 'string' && /No space left on device|Disk quota exceeded/i.test(e.message)) return true
+  }
+  return false
+}
+
+/** postgres.js's own codes for a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+])
+
+/**
+ * The database cannot answer now: no connection, a connection lost, the
+ * server shutting down or starting (57P01-57P03), a connection failure class
+ * (08xxx), or a statement cancelled by its timeout (57014).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const code = typeof e.code === 'string' ? e.code : ''
+    if (CONNECTION_CODES.has(code)) return true
+    if (/^57P0[123]$/.test(code) || /^08/.test(code) || code === '57014') return true
+  }
+  return false
+}
