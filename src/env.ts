@@ -43,6 +43,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Trust X-Forwarded-* headers (behind Caddy) for client IP and HTTPS detection. */
   TRUST_PROXY: bool.default(false),
+  /** The admin page warns when the data folder has less free space than this (MB; 5 % on a disk under 20 times this). */
+  DISK_FREE_WARN_MB: z.coerce.number().int().positive().default(1024),
   /** Largest accepted upload in bytes. */
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
   /** Largest accepted JSON body in bytes. */

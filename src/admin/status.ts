@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { rowsOf } from '../db/rows.ts'
 import { embedded } from '../embedded.ts'
+import { diskSpace } from '../lib/faults.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { countFailures, listScheduleRuns } from '../jobs/history.ts'
 import { cookiesStatus } from '../tools/cookies.ts'
@@ -61,12 +62,13 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, disk] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
     quotaStatus(db, env.YOUTUBE_DAILY_QUOTA),
     adminSchedules(ctx),
+    diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
   ])
   return {
     version: embedded()?.version ?? pkg.version,
@@ -87,6 +89,7 @@ export async function adminStatus(ctx: AppContext) {
       },
     },
     schedules,
+    disk,
   }
 }
 

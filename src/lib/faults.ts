@@ -57,3 +57,47 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false
 }
+
+export interface DiskSpace {
+  /** The folder measured (DATA_DIR). */
+  path: string
+  /** Bytes this process may still write there (`null` when the file system does not say). */
+  freeBytes: number | null
+  totalBytes: number | null
+  /** The warning threshold (DISK_FREE_WARN_MB). */
+  warnBelowBytes: number
+  /** Free space is below the threshold (or under 5 % of a disk smaller than 20 times it). */
+  low: boolean
+  /** A sentence for the admin when low, else null. */
+  warning: string | null
+}
+
+const MB = 1024 * 1024
+
+function readable(bytes: number) {
+  return bytes >= 1024 * MB ? `${(bytes / (1024 * MB)).toFixed(1)} GB` : `${Math.round(bytes / MB)} MB`
+}
+
+/** Free space of the data folder's file system, with the warning the admin page shows. */
+export async function diskSpace(path: string, warnMb: number): Promise<DiskSpace> {
+  const warnBelowBytes = warnMb * MB
+  try {
+    const { statfs } = await import('node:fs/promises')
+    const s = await statfs(path)
+    const freeBytes = Number(s.bavail) * Number(s.bsize)
+    const totalBytes = Number(s.blocks) * Number(s.bsize)
+    // a small disk (say 4 GB) would always be "low" against 1 GB: there 5 % of it counts
+    const threshold = totalBytes > 0 && totalBytes < warnBelowBytes * 20 ? Math.min(warnBelowBytes, totalBytes * 0.05) : warnBelowBytes
+    const low = freeBytes < threshold
+    return {
+      path,
+      freeBytes,
+      totalBytes,
+      warnBelowBytes,
+      low,
+      warning: low ? `Only ${readable(freeBytes)} of disk space is left for the data folder: uploads and downloads fail when it is full. Free some space or delete old jobs.` : null,
+    }
+  } catch {
+    return { path, freeBytes: null, totalBytes: null, warnBelowBytes, low: false, warning: null }
+  }
+}
