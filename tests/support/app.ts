@@ -7,6 +7,7 @@ import type { Mailer, Mail } from '../../src/lib/mailer.ts'
 import { createMailer } from '../../src/lib/mailer.ts'
 import type { QueueConfig } from '../../src/jobs/queue.ts'
 import { createTestDatabase } from './db.ts'
+import type { Database } from '../../src/db/client.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,7 +31,14 @@ export interface TestApp {
  * Pass `smtpUrl` to deliver mail to a real SMTP server (tests/support/smtp.ts).
  */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; smtpUrl?: string; ctx?: Partial<AppContext>; queue?: TestQueueOptions } = {},
+  opts: {
+    env?: Record<string, string>
+    smtpUrl?: string
+    ctx?: Partial<AppContext>
+    queue?: TestQueueOptions
+    /** A database of the test's own (e.g. a private PostgreSQL instance it restarts); closed with the app. */
+    database?: Database
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-test-'))
   const env = parseEnv({
@@ -46,7 +54,7 @@ export async function createTestApp(
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,
   })
-  const database = await createTestDatabase()
+  const database = opts.database ?? (await createTestDatabase())
   const outbox: Mail[] = []
   const delivery = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir })
   const mailer: Mailer = {
