@@ -70,6 +70,8 @@ const schema = z.object({
   /** The search path for tools (yt-dlp, ffmpeg), as the process got it. */
   PATH: z.string().default(''),
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(Math.max(1, cpus().length)),
+  /** Time limit of one WebDAV upload (a server that hangs); the upload is retried on its own, the track is ready meanwhile. */
+  WEBDAV_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(15 * 60),
   JOB_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   /**

@@ -8,6 +8,7 @@ import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
 import { ERROR_SENTENCES } from '../tools/failure.ts'
 import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
+import { webdavUploadJob } from './webdav-job.ts'
 import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
@@ -94,7 +95,7 @@ async function requeueLostMusicJobs(ctx: AppContext) {
 }
 
 export const musicJobs: JobModule = {
-  definitions: [musicRun, musicCleanup],
+  definitions: [musicRun, musicCleanup, webdavUploadJob],
   schedules: [{ id: 'music.cleanup.daily', job: musicCleanup, payload: {}, pattern: '17 3 * * *' }],
   onStart: requeueLostMusicJobs,
 }

@@ -1,13 +1,10 @@
 import { rename, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
 import { fail } from '../lib/errors.ts'
-import { errorFields, log } from '../lib/logger.ts'
 import { writeZip } from '../lib/zip.ts'
-import { getWebdav } from '../webdav/queries.ts'
-import { deleteFromWebdav } from '../webdav/upload.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
 import { inside, jobDir, mp3Name, sniffImage } from './files.ts'
-import { pushToWebdav } from './pipeline.ts'
+import { hasWebdav, webdavUploadJob } from './webdav-job.ts'
 import { getMusicJob, updateMusicJob } from './queries.ts'
 import type { z } from 'zod'
 import type { musicJobPatch } from './schema.ts'
@@ -47,7 +44,6 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
   const stored = await nextArtwork(ctx, row, next, dir, patch.artworkUrl)
   const artwork = stored && (await squareArtwork(ctx.tools.ffmpeg, stored, dir, AbortSignal.timeout(60_000)))
 
-  const signal = AbortSignal.timeout(5 * 60_000)
   const renamed: { from: string; to: string; path: string }[] = []
   let tracks: StoredTrack[] = row.tracks
   let outputFile = row.outputFile
@@ -68,9 +64,9 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     outputFile = await retag(dir, row.outputFile, mp3Name(next.artist, next.title), next, artwork, renamed)
   }
 
-  const files = renamed.map((r) => ({ path: r.path, name: r.to }))
-  const { webdav, webdavError } = await pushToWebdav(ctx, row, files, signal)
-  if (webdav === 'uploaded') await removeOldNames(ctx, row, renamed, signal)
+  // WebDAV gets the new files on its own (webdav-job.ts), then loses the old names: `webdav` is null until then
+  const toWebdav = await hasWebdav(ctx, row.userId)
+  const { webdav, webdavError } = toWebdav ? { webdav: null, webdavError: null } : row
   const values = {
     title: next.title,
     artist: next.artist,
@@ -86,6 +82,7 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     webdavError,
   }
   await updateMusicJob(ctx.db, row.id, values)
+  if (toWebdav) await ctx.jobs.enqueue(webdavUploadJob, { jobId: row.id, remove: renamed.filter((r) => r.from !== r.to).map((r) => r.from) })
   return { ...row, ...values }
 }
 
@@ -137,16 +134,4 @@ async function nextArtwork(
   const bytes = new Uint8Array(await Bun.file(inside(dir, row.artworkFile)).arrayBuffer())
   const kind = sniffImage(bytes)
   return kind ? { ...kind, bytes } : null
-}
-
-async function removeOldNames(ctx: AppContext, row: MusicJobRow, renamed: { from: string; to: string }[], signal: AbortSignal) {
-  const account = await getWebdav(ctx.db, ctx.cipher, row.userId)
-  if (!account) return
-  for (const r of renamed.filter((r) => r.from !== r.to)) {
-    try {
-      await deleteFromWebdav(account, ctx.allow, r.from, signal)
-    } catch (err) {
-      log.warn('old webdav copy not removed', { id: row.id, ...errorFields(err) })
-    }
-  }
 }

@@ -36,6 +36,18 @@ export async function waitForJob(client: Client, id: string, timeoutMs = 30_000)
   }
 }
 
+/** Polls the list until the job's WebDAV upload (its own job, after completion) is `uploaded` or `failed`. */
+export async function waitForWebdav(client: Client, id: string, timeoutMs = 30_000): Promise<MusicJob> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const job = (await listJobs(client)).jobs.find((j) => j.id === id)
+    if (!job) throw new Error(`job ${id} is not listed`)
+    if (job.webdav) return job
+    if (Date.now() > until) throw new Error(`job ${id} got no WebDAV outcome in ${timeoutMs} ms: ${JSON.stringify(job)}`)
+    await Bun.sleep(100)
+  }
+}
+
 /** Every file under `dir`, relative, sorted. */
 export function filesUnder(dir: string): string[] {
   const walk = (d: string): string[] => {
