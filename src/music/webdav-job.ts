@@ -14,7 +14,7 @@ import type { MusicJobRow } from './tables.ts'
 
 /**
  * `music.webdav`: the finished files of a job put on its owner's WebDAV
- * account, on their own (docs/decisions/169-webdav-upload-job.md). The track
+ * account, on their own (docs/decisions/168-webdav-upload-job.md). The track
  * is ready (completed, downloadable) when the conversion ends; a WebDAV
  * server that hangs or is down only delays this job. Each upload has its own
  * time limit (WEBDAV_TIMEOUT_SECONDS); a failed attempt is retried (3 in all,
