@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { startTestAppBeside, type Client, type TestApp, type TestQueueOptions } from './app.ts'
 import { startMediaServer, testMedia, type MediaServer, type TestMedia } from './media.ts'
+import { emlFor } from './smtp.ts'
 import { users } from '../../src/auth/tables.ts'
 import type { MusicJob } from '../../src/music/schema.ts'
 
@@ -94,9 +95,7 @@ export async function signUpOverHttp(base: string, dataDir: string): Promise<str
   const created = await fetch(`${base}/api/auth/create`, json({ email, password: 'password123' }))
   if (created.status !== 204) throw new Error(`create failed: ${created.status}`)
   const mailDir = join(dataDir, 'mail')
-  const eml = readdirSync(mailDir)
-    .map((f) => readFileSync(join(mailDir, f), 'utf8'))
-    .find((text) => text.includes(`To: ${email}`))!
+  const eml = await emlFor(mailDir, email)
   const token = /\/verify\/([a-z0-9]+)/.exec(eml)![1]
   await fetch(`${base}/api/auth/verify?token=${token}`)
   const login = await fetch(`${base}/api/auth/login`, json({ email, password: 'password123' }))

@@ -290,3 +290,25 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()))
   return port
 }
+
+/**
+ * The newest .eml saved for `email` under `mailDir` (mail without SMTP_URL), waiting for the
+ * mail job to write it (mail is queued, not sent inside the request).
+ */
+export async function emlFor(mailDir: string, email: string, timeoutMs = 20_000): Promise<string> {
+  const { existsSync, readdirSync, readFileSync } = await import('node:fs')
+  const { join } = await import('node:path')
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const mails = existsSync(mailDir)
+      ? readdirSync(mailDir)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+          .filter((text) => text.includes(`To: ${email}`))
+      : []
+    if (mails.length) return mails.at(-1)!
+    if (Date.now() > deadline) throw new Error(`no mail for ${email} in ${mailDir} within ${timeoutMs} ms`)
+    await Bun.sleep(25)
+  }
+}
