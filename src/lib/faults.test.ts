@@ -12,10 +12,12 @@ describe('fault recognition', () => {
   })
 
   test('database unavailable: lost or refused connections, shutdown, statement timeout; a constraint error is not', () => {
-    for (const code of ['ECONNREFUSED', 'CONNECTION_CLOSED', 'CONNECT_TIMEOUT', '57P01', '57P03', '08006', '57014']) {
-      expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error(code), { code }) }))).toBe(true)
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'CONNECTION_CLOSED', 'CONNECT_TIMEOUT', '57P01', '57P03', '08006', '57014']) {
+      expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: Object.assign(new Error(code), { code }) }))).toBe(true)
     }
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false)
+    // a refused connection is the database's only when a query met it (not an upstream fetch's)
+    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(false)
   })
 
   const fs = mountTmpfs('80m')

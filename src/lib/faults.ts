@@ -33,16 +33,13 @@ export function isDiskFull(err: unknown): boolean {
 }
 
 /** postgres.js's own codes for a connection that could not be made or was lost. */
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-])
+const DRIVER_CODES = new Set(['CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED'])
+/** The system's codes: the database's only when a query failed with them (an upstream fetch may fail the same way). */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
+
+/** A query error from drizzle (`Failed query: ...`), whose cause is the driver's. */
+const isQueryError = (e: { message?: unknown; name?: unknown }) =>
+  e.name === 'DrizzleQueryError' || (typeof e.message === 'string' && e.message.startsWith('Failed query:'))
 
 /**
  * The database cannot answer now: no connection, a connection lost, the
@@ -50,10 +47,13 @@ const CONNECTION_CODES = new Set([
  * (08xxx), or a statement cancelled by its timeout (57014).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  let query = false
   for (const e of chain(err)) {
+    query ||= isQueryError(e as { message?: unknown; name?: unknown })
     const code = typeof e.code === 'string' ? e.code : ''
-    if (CONNECTION_CODES.has(code)) return true
-    if (/^57P0[123]$/.test(code) || /^08/.test(code) || code === '57014') return true
+    if (DRIVER_CODES.has(code)) return true
+    if (query && SOCKET_CODES.has(code)) return true
+    if (/^57P0[123]$/.test(code) || /^08\d{3}$/.test(code) || code === '57014') return true
   }
   return false
 }

@@ -25,7 +25,7 @@ import type { Mail } from '../lib/mailer.ts'
  */
 
 export const MAIL_RETRY_BASE_MS = 1000
-export const MAIL_RETRY_MAX_MS = 60_000
+export const MAIL_RETRY_MAX_MS = 30_000
 
 export const mailKinds = ['verify', 'reset'] as const
 export type MailKind = (typeof mailKinds)[number]
@@ -62,7 +62,7 @@ async function compose(ctx: AppContext, p: MailPayload): Promise<Mail | null> {
   return resetMail(p.to, await issueToken(ctx.db, user.id, 'reset'))
 }
 
-/** Delay before attempt `attempt + 1`: doubling from 1 s, at most a minute. */
+/** Delay before attempt `attempt + 1`: doubling from 1 s, at most 30 s. */
 export function mailRetryDelay(attempt: number): number {
   return Math.min(MAIL_RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), MAIL_RETRY_MAX_MS)
 }
