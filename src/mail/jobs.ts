@@ -119,6 +119,8 @@ export async function queueMail(ctx: Pick<AppContext, 'jobs'>, kind: MailKind, t
 export const mailJobs: JobModule = { definitions: [sendMailJob] }
 
 export interface OutboxMail {
+  /** The queue's job id. */
+  id: string
   to: string
   subject: string
   /** Attempts made so far. */
@@ -148,11 +150,12 @@ export async function mailOutbox(ctx: Pick<AppContext, 'db' | 'jobs'>): Promise<
       .orderBy(desc(jobFailures.failedAt))
       .limit(100),
   ])
-  const waiting = pending.flatMap(({ data, runAt }) => {
+  const waiting = pending.flatMap(({ id, data, runAt }) => {
     const p = sendMailJob.payload.safeParse(data)
     if (!p.success) return []
     return [
       {
+        id,
         to: p.data.to,
         subject: MAIL_SUBJECTS[p.data.kind],
         attempts: p.data.attempt,

@@ -60,8 +60,8 @@ export function MailTab({ email }: { email: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {mail.outbox.waiting.map((m, i) => (
-                    <tr key={`${m.to}-${m.queuedAt}-${i}`}>
+                  {mail.outbox.waiting.map((m) => (
+                    <tr key={m.id}>
                       <td>{m.to}</td>
                       <td>{m.subject}</td>
                       <td>{when(m.queuedAt)}</td>
