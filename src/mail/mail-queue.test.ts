@@ -133,3 +133,57 @@ describe('without SMTP_URL (.eml files under DATA_DIR/mail)', () => {
 async function signUpWithoutMail(t: TestApp) {
   return (await quickUser(t)).email
 }
+
+describe('a restart', () => {
+  test('a mail waiting for SMTP is kept across a restart of the app and sent by the next process', async () => {
+    const { createContext } = await import('../context.ts')
+    const { parseEnv } = await import('../env.ts')
+    const { createTestDatabase } = await import('../../tests/support/db.ts')
+    const { testQueuePath } = await import('../../tests/support/app.ts')
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const port = await closedPort()
+    const dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-mail-restart-'))
+    const database = await createTestDatabase()
+    const queue = { dataPath: testQueuePath(), queueName: `restart-${crypto.randomUUID()}` }
+    const env = parseEnv({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+      SCHEDULER: 'false',
+      YTDLP_UPDATE: 'off',
+      PATH: process.env.PATH ?? '',
+      SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=1`,
+    })
+    const to = newEmail()
+    try {
+      // the first process: SMTP refuses, the mail waits in the queue; then the process stops
+      const first = createContext(env, { database, queue })
+      await first.start()
+      const { createUser } = await import('../auth/queries.ts')
+      await createUser(first.ctx.db, to, 'correct horse')
+      const { queueMail } = await import('./jobs.ts')
+      await queueMail(first.ctx, 'verify', to, 'http://127.0.0.1')
+      await until('the mail waiting with its error', async () => {
+        const pending = (await first.ctx.jobs.pending?.('mail.send')) ?? []
+        return pending.some((p) => (p.data as { lastError?: string }).lastError)
+      }, 20_000, 50)
+      await first.stop()
+      // SMTP comes back while no process runs; the next process sends the mail
+      const smtp = await smtpOn(port)
+      const second = createContext(env, { database, queue })
+      await second.start()
+      try {
+        const mail = await smtp.nextMail(to, { timeoutMs: 60_000 })
+        expect(verifyLink(mail)).toContain('http://127.0.0.1/verify/')
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
