@@ -9,6 +9,7 @@ import { bearerToken } from './auth/bearer.ts'
 import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
 import { errorFields, log } from './lib/logger.ts'
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, DISK_FULL_DETAIL, isDatabaseUnavailable, isDiskFull } from './lib/faults.ts'
 import { limitStreamedBody, MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
 import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
@@ -197,6 +198,16 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     }
     // the database's own refusal of NUL or a broken encoding, for any text no schema caught
     if (['22021', '22P05'].includes(dbErrorCode(err) ?? '')) return c.json({ detail: 'Text must not contain control characters.' }, 422)
+    // the machine, not the request: a full disk, a database that cannot be reached now (src/lib/faults.ts)
+    if (isDiskFull(err)) {
+      log.error('disk full', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+      return c.json({ detail: DISK_FULL_DETAIL }, 507)
+    }
+    if (isDatabaseUnavailable(err)) {
+      log.warn('database unavailable', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+      return c.json({ detail: DATABASE_UNAVAILABLE_DETAIL }, 503)
+    }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, ...errorFields(err) })
     return c.json({ detail: 'Internal server error.' }, 500)
   })

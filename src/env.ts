@@ -38,9 +38,13 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().default('Tunefeed <no-reply@tunefeed.local>'),
+  /** How long a mail that cannot be sent keeps waiting for SMTP (hours) before it is given up (docs/decisions/165). */
+  MAIL_RETRY_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Trust X-Forwarded-* headers (behind Caddy) for client IP and HTTPS detection. */
   TRUST_PROXY: bool.default(false),
+  /** The admin page warns when the data folder has less free space than this (MB; 5 % on a disk under 20 times this). */
+  DISK_FREE_WARN_MB: z.coerce.number().int().positive().default(1024),
   /** Largest accepted upload in bytes. */
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
   /** Largest accepted JSON body in bytes. */
@@ -97,6 +101,8 @@ const schema = z.object({
   /** The search path for tools (yt-dlp, ffmpeg), as the process got it. */
   PATH: z.string().default(''),
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(Math.max(1, cpus().length)),
+  /** Time limit of one WebDAV upload (a server that hangs); the upload is retried on its own, the track is ready meanwhile. */
+  WEBDAV_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(15 * 60),
   JOB_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   /**

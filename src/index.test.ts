@@ -1,3 +1,4 @@
+import { emlFor } from '../tests/support/smtp.ts'
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -60,9 +61,9 @@ describe('the server process', () => {
     })
     expect(res.status).toBe(204)
     const mailDir = join(dataDir, 'mail')
+    // the mail job writes it a moment after the 204
+    const eml = await emlFor(mailDir, email)
     const files = readdirSync(mailDir).filter((f) => f.endsWith('.eml'))
-    const eml = files.map((f) => readFileSync(join(mailDir, f), 'utf8')).find((text) => text.includes(`To: ${email}`))
-    expect(eml).toBeDefined()
     expect(eml).toContain('Subject: Verify your Tunefeed account')
     const token = new RegExp(`http://127\\.0\\.0\\.1:${first!.port}/verify/([a-z2-7]+)`).exec(eml!)?.[1]
     expect(token).toBeString()

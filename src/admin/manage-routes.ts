@@ -7,6 +7,7 @@ import { fail } from '../lib/errors.ts'
 import { valid } from '../lib/validate.ts'
 import { adminFailedJobs, deleteFailedJob, retryFailedJob, runSchedule } from './jobs.ts'
 import { userListQuery, userPatch } from './schema.ts'
+import { mailOutbox } from '../mail/jobs.ts'
 import { adminMail, adminSchedules, adminStatus, queueCounts, testMail } from './status.ts'
 import { stopDisabledUser } from './stop-user.ts'
 import { deleteUser, getAdminUser, listUsers, updateUser } from './users.ts'
@@ -62,7 +63,7 @@ export function manageRoutes(ctx: AppContext) {
     .post('/schedules/:name/run', async (c) => {
       return c.json({ jobIds: [await runSchedule(ctx, c.req.param('name'))] }, 200)
     })
-    .get('/mail', (c) => c.json(adminMail(ctx), 200))
+    .get('/mail', async (c) => c.json({ ...adminMail(ctx), outbox: await mailOutbox(ctx) }, 200))
     .post('/mail/test', async (c) => {
       try {
         await ctx.mailer.send(testMail(currentUser(c).email))

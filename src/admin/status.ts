@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { rowsOf } from '../db/rows.ts'
 import { embedded } from '../embedded.ts'
+import { diskSpace } from '../lib/faults.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { countFailures, listScheduleRuns } from '../jobs/history.ts'
 import { canaryStatus } from '../tools/canary.ts'
@@ -62,7 +63,7 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules, canary, pace] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, canary, pace, disk] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
@@ -70,6 +71,7 @@ export async function adminStatus(ctx: AppContext) {
     adminSchedules(ctx),
     canaryStatus(ctx),
     ctx.tools.pace.status(),
+    diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
   ])
@@ -93,6 +95,7 @@ export async function adminStatus(ctx: AppContext) {
       pace,
     },
     schedules,
+    disk,
   }
 }
 

@@ -119,6 +119,7 @@ describe('POST /api/auth/create', () => {
     expect(detail).toContain('password')
     expect(detail).toContain('at least 8')
     expect((await c.post('/api/auth/create', { email, password: '12345678' })).status).toBe(204)
+    await smtp.nextMail(email)
     expect(smtp.mailsTo(email)).toHaveLength(1)
   })
 })

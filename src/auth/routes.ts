@@ -7,14 +7,13 @@ import { mailOrigin } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
 import { assertNotLockedOut, clearLoginFailures, recordLoginFailure } from './lockout.ts'
-import { resetMail, verificationMail } from './mail.ts'
+import { queueMail } from '../mail/jobs.ts'
 import {
   changePassword,
   alreadyVerifiedBy,
   consumeToken,
   createUser,
   findUserByEmail,
-  issueToken,
   markVerified,
   replacePendingUser,
   verifyPassword,
@@ -34,15 +33,8 @@ export function authRoutes(ctx: AppContext) {
     if (email) await hit(db, `${action}:email:${email}`, env.RATE_LIMIT_MAX, window)
   }
 
-  /** A new link (the older ones stop working) mailed to a pending account; its host never comes from the request. */
-  const sendVerification = async (c: { env: unknown }, userId: string, email: string) => {
-    const token = await issueToken(db, userId, 'verify')
-    try {
-      await ctx.mailer.send(verificationMail(email, `${mailOrigin(c.env, env)}/verify/${token}`))
-    } catch (err) {
-      log.error('verification mail failed', { to: email, ...errorFields(err) })
-    }
-  }
+  /** A new link (the older ones stop working) mailed to a pending account: queued, issued and sent by the mail job; its host never comes from the request. */
+  const sendVerification = (c: { env: unknown }, email: string) => queueMail(ctx, 'verify', email, mailOrigin(c.env, env))
 
   return new Hono<AppEnv>()
     .post('/create', valid('json', createAccount), async (c) => {
@@ -51,15 +43,14 @@ export function authRoutes(ctx: AppContext) {
       if (env.SIGNUP === 'oidc-only') fail(403, 'Sign-up with a password is turned off.')
       const user = (await createUser(db, email, password)) ?? (await replacePendingUser(db, email, password))
       if (!user) fail(400, 'Account exists.')
-      await sendVerification(c, user.id, email)
+      await sendVerification(c, email)
       return c.body(null, 204)
     })
     .post('/sendverify', valid('json', sendVerify), async (c) => {
       const { email } = c.req.valid('json')
       await limit(c, 'sendverify', email)
-      const user = await findUserByEmail(db, email)
-      // the same answer whether or not the address has a pending account
-      if (user && !user.verifiedAt) await sendVerification(c, user.id, email)
+      // the same answer, and the same work, whether or not the address has a pending account
+      await sendVerification(c, email)
       return c.body(null, 204)
     })
     .get('/verify', valid('query', verifyQuery), async (c) => {
@@ -104,15 +95,8 @@ export function authRoutes(ctx: AppContext) {
     .post('/sendreset', valid('json', sendReset), async (c) => {
       const { email } = c.req.valid('json')
       await limit(c, 'sendreset', email)
-      const user = await findUserByEmail(db, email)
-      if (user?.verifiedAt) {
-        const code = await issueToken(db, user.id, 'reset')
-        try {
-          await ctx.mailer.send(resetMail(email, code))
-        } catch (err) {
-          log.error('reset mail failed', { to: email, ...errorFields(err) })
-        }
-      }
+      // only queued: the same work for every address; the job issues the code for a verified account
+      await queueMail(ctx, 'reset', email)
       return c.body(null, 204)
     })
     .post('/reset', valid('json', resetPassword), async (c) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, createTestApp, signUp, type TestApp, waitForMail } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { quickUser } from '../../tests/support/youtube.ts'
 import { sessionCache } from './session-cache.ts'
@@ -68,8 +68,9 @@ describe('a cached session ends with the change that ends it', () => {
     const other = await signedIn(email, password)
     await warm(client)
     await warm(other)
+    const sent = t.outbox.length
     expect((await new Client(t).post('/api/auth/sendreset', { email })).status).toBe(204)
-    const code = /reset code is:\s*([A-Z0-9]+)/i.exec(t.outbox.findLast((m) => m.to === email)!.text)![1]
+    const code = /reset code is:\s*([A-Z0-9]+)/i.exec((await waitForMail(t, email, { after: sent })).text)![1]
     expect((await new Client(t).post('/api/auth/reset', { token: code, password: 'brand-new-password' })).status).toBe(204)
     await expectError(client.get('/api/auth/session'), 401, 'Unauthorized')
     await expectError(other.get('/api/auth/session'), 401, 'Unauthorized')

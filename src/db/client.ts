@@ -34,14 +34,74 @@ async function runMigrations(db: Db, migrator: () => Promise<{ migrate: (db: nev
   await dialect.migrate(list, session, { migrationsFolder: MIGRATIONS_FOLDER })
 }
 
+/**
+ * How the app's PostgreSQL connections behave when the database goes away
+ * (docs/decisions/167-database-outage.md): a connection attempt gives up after
+ * `connectTimeoutSeconds` (postgres.js waits 30 s by default), idle connections
+ * are closed after `idleTimeoutSeconds` and renewed after `maxLifetimeSeconds`
+ * (none is kept long enough to go stale across a restart), TCP keep-alive
+ * probes a silent peer after `keepAliveSeconds`, and the server cancels any
+ * statement running longer than `statementTimeoutMs`. After a failed
+ * connection the driver waits before reconnecting; its default wait grows
+ * with every failure of the outage to 20 s (3^n/100 s), and the queries queued
+ * on that connection wait with it even once the database is back: capped at
+ * `reconnectMaxSeconds`. A request then never waits on a dead connection: it
+ * gets the driver's error, answered 503.
+ */
+export interface PostgresTimeouts {
+  connectTimeoutSeconds: number
+  idleTimeoutSeconds: number
+  maxLifetimeSeconds: number
+  keepAliveSeconds: number
+  /** 0: no limit (backups and migrations copy whole tables). */
+  statementTimeoutMs: number
+  /** Longest wait before reconnecting after a failed connection (doubling from 50 ms). */
+  reconnectMaxSeconds: number
+}
+
+export const APP_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectTimeoutSeconds: 3,
+  idleTimeoutSeconds: 20,
+  maxLifetimeSeconds: 30 * 60,
+  keepAliveSeconds: 10,
+  statementTimeoutMs: 30_000,
+  reconnectMaxSeconds: 0.5,
+}
+
 /** PostgreSQL through the `postgres` driver; migrations run before it is returned. */
-export async function openPostgres(url: string, opts: { migrate?: boolean; max?: number } = {}): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  opts: { migrate?: boolean; max?: number; timeouts?: PostgresTimeouts } = {},
+): Promise<Database> {
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
+  if (opts.migrate !== false && opts.timeouts?.statementTimeoutMs) {
+    // a migration may take longer than a request's statement limit: its own connection, without one
+    const migrator = postgres(url, { onnotice: () => {}, max: 1, connection: { jit: 'off' } })
+    try {
+      await runMigrations(drizzle(migrator, { schema }) as unknown as Db, () => import('drizzle-orm/postgres-js/migrator'))
+    } finally {
+      await migrator.end({ timeout: 5 })
+    }
+  }
+  const t = opts.timeouts
   // JIT compiles plans above a cost threshold: 20 ms spent on a query that runs in a few (docs/decisions/026)
-  const sql = postgres(url, { onnotice: () => {}, max: opts.max ?? 10, connection: { jit: 'off' } })
+  const sql = postgres(url, {
+    onnotice: () => {},
+    max: opts.max ?? 10,
+    connection: { jit: 'off', ...(t?.statementTimeoutMs ? { statement_timeout: t.statementTimeoutMs } : {}) },
+    ...(t
+      ? {
+          connect_timeout: t.connectTimeoutSeconds,
+          idle_timeout: t.idleTimeoutSeconds,
+          max_lifetime: t.maxLifetimeSeconds,
+          keep_alive: t.keepAliveSeconds,
+          backoff: (retries: number) => Math.min(0.05 * 2 ** retries, t.reconnectMaxSeconds),
+        }
+      : {}),
+  })
   const db = drizzle(sql, { schema }) as unknown as Db
-  if (opts.migrate !== false) await runMigrations(db, () => import('drizzle-orm/postgres-js/migrator'))
+  if (opts.migrate !== false && !opts.timeouts?.statementTimeoutMs) await runMigrations(db, () => import('drizzle-orm/postgres-js/migrator'))
   return {
     db,
     kind: 'postgres',
@@ -129,5 +189,5 @@ async function unpackSeed(seed: Blob, dir: string): Promise<boolean> {
 }
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(join(opts.dataDir, 'db'))
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, { timeouts: APP_POSTGRES_TIMEOUTS }) : openPglite(join(opts.dataDir, 'db'))
 }

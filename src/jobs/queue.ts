@@ -193,6 +193,13 @@ export class BunqueueJobs implements Jobs {
     if (state === 'waiting' || state === 'delayed') await this.queue.removeAsync(jobId)
   }
 
+  async pending(name: string) {
+    const jobs = await this.queue.getJobsAsync({ state: ['waiting', 'delayed'], start: 0, end: 1000 })
+    return jobs
+      .filter((j) => j.name === name)
+      .map((j) => ({ id: String(j.id), data: j.data as unknown, runAt: j.timestamp ? new Date(j.timestamp + (j.delay ?? 0)) : null }))
+  }
+
   async schedules(): Promise<string[]> {
     const list = await this.queue.getJobSchedulers(0, 1000)
     return list.map((s) => s.id.slice(this.schedulePrefix.length)).sort()

@@ -2,6 +2,7 @@ import { musicJobs } from '../music/jobs.ts'
 import { youtubeJobs } from '../youtube/jobs.ts'
 import { notificationJobs } from '../notifications/jobs.ts'
 import { toolJobs } from '../tools/jobs.ts'
+import { mailJobs } from '../mail/jobs.ts'
 import type { JobModule } from './types.ts'
 
 /**
@@ -13,4 +14,5 @@ export const jobModules: JobModule[] = [
   youtubeJobs,
   notificationJobs,
   toolJobs,
+  mailJobs,
 ]

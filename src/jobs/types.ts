@@ -119,6 +119,8 @@ export interface Jobs {
    * and resolves once its handler returned.
    */
   cancel(jobId: string): Promise<void>
+  /** Jobs of `name` waiting or delayed (a retry), with their payloads; optional (the admin's Mail tab). */
+  pending?(name: string): Promise<{ id: string; data: unknown; runAt: Date | null }[]>
   /** The scheduler ids currently registered (empty when SCHEDULER is off). */
   schedules(): Promise<string[]>
   /** When each registered schedule runs next (by schedule id). */

@@ -34,6 +34,10 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
       auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
       // smtp://...?ignoreTLS=1 for local catch-all servers without a valid certificate
       ignoreTLS: url.searchParams.get('ignoreTLS') === '1',
+      // a server that accepts and never answers: give up in seconds (the mail job tries again), not nodemailer's 30 s to 10 min
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
     })
     return {
       async send({ logLink: _, ...mail }) {

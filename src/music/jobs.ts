@@ -10,6 +10,7 @@ import { failureSentence } from '../tools/failure.ts'
 import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
 import { deleteFailuresOfJob } from '../jobs/history.ts'
 import { fail } from '../lib/errors.ts'
+import { webdavUploadJob } from './webdav-job.ts'
 import { deleteMusicJob, failMusicJob, getMusicJob, listExpiredMusicJobs, listUnfinishedMusicJobs, updateMusicJob } from './queries.ts'
 
 export const musicRun: JobDefinition<{ jobId: string }> = {
@@ -111,7 +112,7 @@ async function requeueLostMusicJobs(ctx: AppContext) {
 }
 
 export const musicJobs: JobModule = {
-  definitions: [musicRun, musicCleanup],
+  definitions: [musicRun, musicCleanup, webdavUploadJob],
   schedules: [{ id: 'music.cleanup.daily', job: musicCleanup, payload: {}, pattern: '17 3 * * *' }],
   onStart: requeueLostMusicJobs,
 }

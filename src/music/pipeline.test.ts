@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { parseBuffer } from 'music-metadata'
 import type { Client } from '../../tests/support/app.ts'
 import type { MediaServer, TestMedia } from '../../tests/support/media.ts'
-import { filesUnder, listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
+import { filesUnder, listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, waitForWebdav, type MusicTestApp } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { eq } from 'drizzle-orm'
 import { Cipher } from '../lib/secret.ts'
@@ -113,8 +113,8 @@ describe('music jobs end to end', () => {
     expect(meta.common.album).toBe('Album')
     expect(meta.common.grouping).toBeUndefined()
     expect(Buffer.from(meta.common.picture![0]!.data).equals(png)).toBe(true)
-    // the same file landed on the WebDAV server
-    expect(job.webdav).toBe('uploaded')
+    // the same file landed on the WebDAV server (its own job, after completion)
+    expect((await waitForWebdav(alice, id)).webdav).toBe('uploaded')
     expect(dav.listFiles()).toContain(job.downloadFilename!)
     expect(dav.readFile(job.downloadFilename!).equals(Buffer.from(bytes))).toBe(true)
     // the original upload and the stored artwork download as they were sent
@@ -136,7 +136,7 @@ describe('music jobs end to end', () => {
     const job = await waitForJob(alice, id)
     expect(job.completed).not.toBeNull()
     expect(job.failed).toBeNull()
-    expect(job.webdav).toBe('failed')
+    expect((await waitForWebdav(alice, id)).webdav).toBe('failed')
     expect((await alice.request(job.downloadUrl!)).status).toBe(200)
     await alice.delete('/api/webdav')
   })
@@ -149,7 +149,7 @@ describe('music jobs end to end', () => {
     const job = await waitForJob(alice, id)
     expect(job.completed).not.toBeNull()
     expect(job.failed).toBeNull()
-    expect(job.webdav).toBe('failed')
+    expect((await waitForWebdav(alice, id)).webdav).toBe('failed')
     const [row] = await t.ctx.db.select().from(musicJobs).where(eq(musicJobs.id, id))
     expect(row!.webdavError).toContain('Enter the WebDAV account again')
     expect((await alice.request(job.downloadUrl!)).status).toBe(200)

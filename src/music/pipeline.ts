@@ -1,10 +1,9 @@
+import { isDiskFull } from '../lib/faults.ts'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
 import { JobAbort, JobLater, PermanentJobError, type JobRun } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
-import { getWebdav } from '../webdav/queries.ts'
-import { uploadToWebdav } from '../webdav/upload.ts'
 import { topics } from '../ws/hub.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
 import { inside, jobDir, outputDir, sniffImage, workDir } from './files.ts'
@@ -19,6 +18,7 @@ import { eq } from 'drizzle-orm'
 import { PaceWait, type PaceWaitInfo } from '../tools/pace.ts'
 import { fileChapters, probeMedia } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
+import { queueWebdavUpload } from './webdav-job.ts'
 import { squareArtwork } from './square.ts'
 import { clipSegments, cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
@@ -57,8 +57,8 @@ function progressReporter(ctx: AppContext, row: MusicJobRow, run: JobRun) {
 
 /**
  * `music.run`: source (yt-dlp download or the upload) → MP3 (ffmpeg) → ID3
- * tags with artwork (node-id3) → output/<Artist - Title>.mp3 → WebDAV when
- * the user has an account. Idempotent: a finished or deleted job is left
+ * tags with artwork (node-id3) → output/<Artist - Title>.mp3; then the WebDAV
+ * upload is queued (its own job) when the user has an account. Idempotent: a finished or deleted job is left
  * alone; a retried one starts over from a clean work folder.
  */
 export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): Promise<void> {
@@ -135,17 +135,15 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       : await convertWhole(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
     report(97, true)
 
-    // 5. WebDAV: a failure is recorded, the files stay downloadable
-    const { webdav, webdavError } = await pushToWebdav(ctx, row, out.pushed, signal)
     signal.throwIfAborted()
-    await completeMusicJob(ctx.db, row.id, {
+    const done = await completeMusicJob(ctx.db, row.id, {
       outputFile: out.outputFile,
       tracks: out.tracks,
       trackCount: split ? chapters.length : row.trackCount,
       notice: notices.join(' ') || null,
-      webdav,
-      webdavError,
     })
+    // 5. WebDAV on its own (webdav-job.ts): the track is ready now, whatever the WebDAV server does
+    if (done) await queueWebdavUpload(ctx, done)
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'PROGRESS', progress: 100 })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })
   } catch (err) {
@@ -164,28 +162,6 @@ const IN_RUN_WAIT_MS = 60_000
 async function setWaiting(ctx: AppContext, row: MusicJobRow, info: PaceWaitInfo | null) {
   await updateMusicJob(ctx.db, row.id, { waitingReason: info?.reason ?? null, waitingUntil: info?.until ?? null })
   publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
-}
-
-/** Puts each finished file on the user's WebDAV account, when there is one. */
-export async function pushToWebdav(
-  ctx: AppContext,
-  row: MusicJobRow,
-  files: { path: string; name: string }[],
-  signal: AbortSignal,
-): Promise<{ webdav: 'uploaded' | 'failed' | null; webdavError: string | null }> {
-  // an unreadable stored password (changed secret) is a WebDAV failure like any other
-  const account = await getWebdav(ctx.db, ctx.cipher, row.userId).catch((err: unknown) => err as Error)
-  if (!account) return { webdav: null, webdavError: null }
-  try {
-    if (account instanceof Error) throw account
-    for (const file of files) await uploadToWebdav(account, ctx.allow, file.path, file.name, signal)
-    return { webdav: 'uploaded', webdavError: null }
-  } catch (err) {
-    signal.throwIfAborted()
-    const webdavError = err instanceof Error ? err.message : String(err)
-    log.warn('webdav upload failed', { id: row.id, error: webdavError })
-    return { webdav: 'failed', webdavError }
-  }
 }
 
 /** SponsorBlock spans to cut from a YouTube video; an outage converts uncut and says so. */
@@ -233,6 +209,8 @@ async function asJobFailure(ctx: AppContext, err: unknown, run: JobRun): Promise
 export function failureKind(error: Error): ErrorKind {
   if (error instanceof JobFailure || error instanceof ToolFailure) return error.kind
   if (error instanceof JobAbort && error.kind === 'timeout') return 'timeout'
+  // the server's disk, not the job (an artwork, tag or rename write that found no room)
+  if (isDiskFull(error)) return 'disk_full'
   return 'internal'
 }
 
@@ -251,6 +229,7 @@ async function loadArtwork(ctx: AppContext, row: MusicJobRow, dir: string, signa
     return artwork
   } catch (err) {
     signal.throwIfAborted()
+    if (isDiskFull(err)) throw err
     // a missing cover should not cost the user the track
     log.warn('artwork fetch failed, tagging without it', { id: row.id, ...errorFields(err) })
     return null

@@ -147,5 +147,6 @@ function jobError(row: MusicJobRow): Pick<MusicJob, 'error' | 'errorKind'> {
   if (!row.failed) return { error: null, errorKind: null }
   // a job failed before kinds were recorded counts as internal
   const kind = (ERROR_KINDS as readonly string[]).includes(row.errorKind ?? '') ? (row.errorKind as ErrorKind) : 'internal'
-  return { error: failureSentence(kind, row.error), errorKind: kind }
+  // the API's list of kinds is fixed (docs/api.md): a full disk is told by its sentence, under `internal` (decision 166)
+  return { error: failureSentence(kind, row.error), errorKind: kind === 'disk_full' ? 'internal' : kind }
 }

@@ -211,6 +211,7 @@ export const LOOKUP_REASONS: Record<ErrorKind, string> = {
   tool_missing: 'the downloader (yt-dlp) is not installed on the server. Tell an admin.',
   tool_outdated: 'the downloader is out of date for this site. An admin should update yt-dlp.',
   conversion: 'what the link holds could not be read as audio. Try another link.',
+  disk_full: 'the server is out of disk space. Ask its administrator.',
   internal: 'something went wrong on the server. Try again; if it keeps failing, tell an admin.',
 }
 

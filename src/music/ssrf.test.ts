@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createTestApp, signUp, type Client, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { startMediaServer, testMedia, type MediaServer, type TestMedia } from '../../tests/support/media.ts'
-import { musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import { musicForm, postForm, userIdOf, waitForJob, waitForWebdav } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { saveWebdav } from '../webdav/queries.ts'
 
@@ -80,7 +80,7 @@ describe('with the allow-list off, loopback and non-http URLs are refused before
     const res = await postForm(a, '/api/music/jobs/create', musicForm(fields, { path: files.mp3 }))
     const job = await waitForJob(a, ((await res.json()) as { id: string }).id)
     expect(job.completed).not.toBeNull()
-    expect(job.webdav).toBe('failed')
+    expect((await waitForWebdav(a, job.id)).webdav).toBe('failed')
     expect(dav.listFiles()).toEqual([])
   })
 

@@ -3,13 +3,10 @@ import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
 import { fail } from '../lib/errors.ts'
-import { errorFields, log } from '../lib/logger.ts'
 import { writeZip } from '../lib/zip.ts'
-import { getWebdav } from '../webdav/queries.ts'
-import { deleteFromWebdav } from '../webdav/upload.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
 import { inside, jobDir, mp3Name, sniffImage } from './files.ts'
-import { pushToWebdav } from './pipeline.ts'
+import { hasWebdav, webdavUploadJob } from './webdav-job.ts'
 import { getMusicJob, updateMusicJob } from './queries.ts'
 import type { z } from 'zod'
 import type { musicJobPatch } from './schema.ts'
@@ -122,13 +119,12 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     // music players see the new file sizes (src/subsonic/library.ts)
     await forgetSongFacts(ctx.db, row.id)
 
-    // 3. WebDAV: a failure is recorded, the edit stands
-    const signal = AbortSignal.timeout(5 * 60_000)
-    const files = renamed.map((r) => ({ path: inside(dir, r.to), name: r.to.slice('output/'.length) }))
-    const { webdav, webdavError } = await pushToWebdav(ctx, row, files, signal)
-    if (webdav === 'uploaded') await removeOldNames(ctx, row, renamed.map((r) => ({ from: r.from.slice('output/'.length), to: r.to.slice('output/'.length) })), signal)
-    await updateMusicJob(ctx.db, row.id, { webdav, webdavError })
-    return { ...row, ...values, webdav, webdavError }
+    // 3. WebDAV gets the new files on its own (webdav-job.ts), then loses the old names: `webdav` is null until then
+    if (!(await hasWebdav(ctx, row.userId))) return { ...row, ...values }
+    await updateMusicJob(ctx.db, row.id, { webdav: null, webdavError: null })
+    const remove = renamed.filter((r) => r.from !== r.to).map((r) => r.from.slice('output/'.length))
+    await ctx.jobs.enqueue(webdavUploadJob, { jobId: row.id, remove })
+    return { ...row, ...values, webdav: null, webdavError: null }
   } finally {
     await rm(stage, { recursive: true, force: true })
   }
@@ -203,16 +199,4 @@ async function nextArtwork(
   const bytes = new Uint8Array(await Bun.file(inside(dir, row.artworkFile)).arrayBuffer())
   const kind = sniffImage(bytes)
   return kind ? { ...kind, bytes } : null
-}
-
-async function removeOldNames(ctx: AppContext, row: MusicJobRow, renamed: { from: string; to: string }[], signal: AbortSignal) {
-  const account = await getWebdav(ctx.db, ctx.cipher, row.userId)
-  if (!account) return
-  for (const r of renamed.filter((r) => r.from !== r.to)) {
-    try {
-      await deleteFromWebdav(account, ctx.allow, r.from, signal)
-    } catch (err) {
-      log.warn('old webdav copy not removed', { id: row.id, ...errorFields(err) })
-    }
-  }
 }

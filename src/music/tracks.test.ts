@@ -6,7 +6,7 @@ import { parseBuffer } from 'music-metadata'
 import { type Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { PLAYLIST_ITEMS, startMediaServer, TEST_CHAPTERS, testMedia, type MediaServer } from '../../tests/support/media.ts'
-import { listJobs, musicForm, postForm, userIdOf, waitForJob } from '../../tests/support/music.ts'
+import { listJobs, musicForm, postForm, userIdOf, waitForJob, waitForWebdav } from '../../tests/support/music.ts'
 import { startWebdavServer, type TestWebdav } from '../../tests/support/webdav.ts'
 import { insertMusicJob } from './queries.ts'
 import type { MusicJob } from './schema.ts'
@@ -91,9 +91,9 @@ describe('chapters', () => {
       split_chapters: 'true',
     })
     const job = await waitForJob(alice, id)
-    splitJob = job
     expect(job.failed).toBeNull()
-    expect(job.webdav).toBe('uploaded')
+    expect((await waitForWebdav(alice, id)).webdav).toBe('uploaded')
+    splitJob = (await listJobs(alice)).jobs.find((j) => j.id === id)!
     expect(job.tracks.map((tr) => [tr.trackNumber, tr.title, tr.downloadFilename])).toEqual(
       TEST_CHAPTERS.map((c, i) => [i + 1, c.title, `0${i + 1} Test Band - ${c.title}.mp3`]),
     )
@@ -187,12 +187,14 @@ describe('PATCH /jobs/{id}: editing the tags of a finished job', () => {
     expect(after.meta.common.replaygain_track_gain).toEqual(before.meta.common.replaygain_track_gain)
     // the audio itself was not made again
     expect(after.meta.format.duration).toBe(before.meta.format.duration)
-    expect(job.webdav).toBe('uploaded')
+    // WebDAV gets the renamed file on its own: null until then
+    expect(job.webdav).toBeNull()
+    expect(await waitForWebdav(alice, job.id)).toEqual({ ...job, webdav: 'uploaded' })
     expect(dav.listFiles()).toContain('New Artist - Renamed.mp3')
     expect(dav.listFiles()).not.toContain('Tester - Tagged.mp3')
     expect(dav.readFile('New Artist - Renamed.mp3').equals(Buffer.from(after.bytes))).toBe(true)
     // the list shows the same
-    expect((await listJobs(alice)).jobs.find((j) => j.id === single.id)).toEqual(job)
+    expect((await listJobs(alice)).jobs.find((j) => j.id === single.id)).toEqual({ ...job, webdav: 'uploaded' })
   })
 
   test('a split job: every track retagged and renamed, the ZIP rebuilt; a cover from a URL, then none', async () => {
@@ -203,6 +205,8 @@ describe('PATCH /jobs/{id}: editing the tags of a finished job', () => {
     expect(job.downloadFilename).toBe('Renamed Band - Other Album.zip')
     expect(job.tracks.map((tr) => tr.downloadFilename)).toEqual(TEST_CHAPTERS.map((c, i) => `0${i + 1} Renamed Band - ${c.title}.mp3`))
     const png = readFileSync((await testMedia()).png)
+    // WebDAV gets the renamed tracks on its own
+    expect((await waitForWebdav(alice, job.id)).webdav).toBe('uploaded')
     for (const [i, track] of job.tracks.entries()) {
       const { bytes, meta } = await mp3(alice, track.downloadUrl)
       expect(meta.common).toMatchObject({ title: TEST_CHAPTERS[i]!.title, artist: 'Renamed Band', album: 'Other Album', year: 2020 })

@@ -18,6 +18,7 @@ export const ERROR_KINDS = [
   'tool_missing',
   'tool_outdated',
   'conversion',
+  'disk_full',
   'internal',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
@@ -37,6 +38,7 @@ export const ERROR_SENTENCES: Record<ErrorKind, string> = {
   tool_missing: 'A tool the server needs (ffmpeg or yt-dlp) is not installed. An admin must install it or set FFMPEG_PATH or YTDLP_PATH.',
   tool_outdated: 'The downloader is out of date for this site. An admin should update yt-dlp, then try again.',
   conversion: 'The audio could not be converted: the file may be damaged or hold no audio. Try another file or link.',
+  disk_full: 'The server is out of disk space; ask its administrator.',
   internal: 'Something went wrong on the server. Try again; if it keeps failing, tell an admin.',
 }
 
@@ -75,6 +77,7 @@ export class ToolFailure extends Error {
 // Order matters: the first rule whose pattern is found wins. yt-dlp prints warnings before the
 // final ERROR line (an nsig warning before a 403, say), so the more telling kinds come first.
 const YTDLP_RULES: [ErrorKind, RegExp][] = [
+  ['disk_full', /No space left on device|Disk quota exceeded/i],
   ['bot_check', /not a bot|captcha challenge|has been rate-limited by YouTube|HTTP Error 429/i],
   ['too_large', /File is larger than max-filesize/i],
   ['private', /Private video|This video is private|video has been made private/i],
@@ -98,6 +101,7 @@ const YTDLP_RULES: [ErrorKind, RegExp][] = [
 ]
 
 const FFMPEG_RULES: [ErrorKind, RegExp][] = [
+  ['disk_full', /No space left on device|Disk quota exceeded/i],
   [
     'conversion',
     /Invalid data found when processing input|matches no streams|does not contain any stream|could not find codec parameters|Invalid argument|End of file|moov atom not found|Error while decoding/i,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { websocket } from 'hono/bun'
-import { Client, createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
+import { Client, createTestApp, signUp, type TestApp, waitForMail } from '../../tests/support/app.ts'
 import { apiTokens, sessions } from '../auth/tables.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { CLOSE_SESSION_ENDED } from './hub.ts'
@@ -63,8 +63,9 @@ describe('listen sockets end with their session', () => {
     await second.post('/api/auth/login', { email, password })
     const a = await listen(client)
     const b = await listen(second)
+    const sent = t.outbox.length
     await client.post('/api/auth/sendreset', { email })
-    const code = /reset code is: (\S+)/.exec(t.outbox.findLast((m) => m.to === email)!.text)![1]!
+    const code = /reset code is: (\S+)/.exec((await waitForMail(t, email, { after: sent })).text)![1]!
     expect((await new Client(t).post('/api/auth/reset', { token: code, password: 'a new password 1' })).status).toBe(204)
     expect(await within(a.closed, 1000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
     expect(await within(b.closed, 1000)).toMatchObject({ code: CLOSE_SESSION_ENDED })

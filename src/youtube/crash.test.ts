@@ -1,5 +1,6 @@
+import { emlFor } from '../../tests/support/smtp.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FakeYoutube } from '../../scripts/fake-youtube.ts'
@@ -29,9 +30,7 @@ async function signUp(base: string): Promise<string> {
   const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect((await fetch(`${base}/api/auth/create`, json({ email, password: 'password123' }))).status).toBe(204)
   const mailDir = join(dataDir, 'mail')
-  const eml = readdirSync(mailDir)
-    .map((f) => readFileSync(join(mailDir, f), 'utf8'))
-    .find((text) => text.includes(`To: ${email}`))!
+  const eml = await emlFor(mailDir, email)
   const token = /\/verify\/([a-z0-9]+)/.exec(eml)![1]
   expect((await fetch(`${base}/api/auth/verify?token=${token}`)).status).toBe(204)
   const login = await fetch(`${base}/api/auth/login`, json({ email, password: 'password123' }))

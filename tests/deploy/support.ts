@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { emlFor } from '../support/smtp.ts'
 import { join } from 'node:path'
 import type { MusicJob, MusicJobEvent } from '../../src/music/schema.ts'
 
@@ -43,13 +43,10 @@ export class HttpClient {
   }
 }
 
-/** The verify token of the newest .eml for `email` under `mailDir` (mail without SMTP_URL). */
-export function verifyTokenFromMail(mailDir: string, email: string): string {
-  const mails = readdirSync(mailDir)
-    .filter((f) => f.endsWith('.eml'))
-    .map((f) => readFileSync(join(mailDir, f), 'utf8'))
-    .filter((text) => text.includes(`To: ${email}`))
-  const token = /\/verify\/([a-z2-7]+)/.exec(mails.at(-1)?.replace(/=\r?\n/g, '') ?? '')?.[1]
+/** The verify token of the newest .eml for `email` under `mailDir` (mail without SMTP_URL), once the mail job wrote it. */
+export async function verifyTokenFromMail(mailDir: string, email: string): Promise<string> {
+  const mail = await emlFor(mailDir, email)
+  const token = /\/verify\/([a-z2-7]+)/.exec(mail.replace(/=\r?\n/g, ''))?.[1]
   if (!token) throw new Error(`no verification mail for ${email} in ${mailDir}`)
   return token
 }
@@ -58,7 +55,7 @@ export function verifyTokenFromMail(mailDir: string, email: string): string {
 export async function signUp(client: HttpClient, mailDir: string, email: string, password = 'password123') {
   const created = await client.json('/api/auth/create', { email, password })
   if (created.status !== 204) throw new Error(`create: ${created.status} ${await created.text()}`)
-  const token = verifyTokenFromMail(mailDir, email)
+  const token = await verifyTokenFromMail(mailDir, email)
   const verified = await client.request(`/api/auth/verify?token=${token}`)
   if (verified.status !== 204) throw new Error(`verify: ${verified.status} ${await verified.text()}`)
   const login = await client.json('/api/auth/login', { email, password })

@@ -7,6 +7,7 @@ import type { Mailer, Mail } from '../../src/lib/mailer.ts'
 import { createMailer } from '../../src/lib/mailer.ts'
 import type { QueueConfig } from '../../src/jobs/queue.ts'
 import { createTestDatabase } from './db.ts'
+import type { Database } from '../../src/db/client.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,7 +31,14 @@ export interface TestApp {
  * Pass `smtpUrl` to deliver mail to a real SMTP server (tests/support/smtp.ts).
  */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; smtpUrl?: string; ctx?: Partial<AppContext>; queue?: TestQueueOptions } = {},
+  opts: {
+    env?: Record<string, string>
+    smtpUrl?: string
+    ctx?: Partial<AppContext>
+    queue?: TestQueueOptions
+    /** A database of the test's own (e.g. a private PostgreSQL instance it restarts); closed with the app. */
+    database?: Database
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-test-'))
   const env = parseEnv({
@@ -50,7 +58,7 @@ export async function createTestApp(
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,
   })
-  const database = await createTestDatabase()
+  const database = opts.database ?? (await createTestDatabase())
   const outbox: Mail[] = []
   const delivery = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir })
   const mailer: Mailer = {
@@ -145,7 +153,8 @@ export async function signUp(t: TestApp, email = `user-${crypto.randomUUID().sli
   const client = new Client(t)
   const created = await client.post('/api/auth/create', { email, password })
   if (created.status !== 204) throw new Error(`create failed: ${created.status} ${await created.text()}`)
-  const mail = t.outbox.findLast((m) => m.to === email)!
+  // mail goes through the queue (src/mail/jobs.ts): wait for it
+  const mail = await waitForMail(t, email)
   const token = /\/verify\/([a-z0-9]+)/.exec(mail.text)![1]
   const verified = await client.get(`/api/auth/verify?token=${token}`)
   if (verified.status !== 204) throw new Error(`verify failed: ${verified.status}`)
@@ -191,4 +200,19 @@ export function serveTestApp(t: TestApp) {
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: t.app.fetch, websocket })
   t.ctx.hub.attach(server)
   return server
+}
+
+/**
+ * The newest mail to `email` in the test app's outbox that was not there when
+ * called with `after` (default: any), waiting for the mail job to send it.
+ */
+export async function waitForMail(t: Pick<TestApp, 'outbox'>, email: string, opts: { after?: number; timeoutMs?: number } = {}) {
+  const { after = 0, timeoutMs = 15_000 } = opts
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const mail = t.outbox.slice(after).findLast((m) => m.to === email)
+    if (mail) return mail
+    if (Date.now() > deadline) throw new Error(`no mail to ${email} within ${timeoutMs} ms`)
+    await Bun.sleep(10)
+  }
 }

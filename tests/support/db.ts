@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
-import { MIGRATIONS_FOLDER, openPostgres, type Database, type Db } from '../../src/db/client.ts'
+import { APP_POSTGRES_TIMEOUTS, MIGRATIONS_FOLDER, openPostgres, type Database, type Db } from '../../src/db/client.ts'
 import * as schema from '../../src/db/schema.ts'
 
 /**
@@ -71,7 +71,8 @@ export async function createTestDatabase(): Promise<Database> {
     await admin.end()
     const url = new URL(adminUrl)
     url.pathname = `/${name}`
-    const database = await openPostgres(url.toString(), { migrate: false, max: 4 })
+    // the app's timeouts (src/db/client.ts): the PostgreSQL suite runs as the server does
+    const database = await openPostgres(url.toString(), { migrate: false, max: 4, timeouts: APP_POSTGRES_TIMEOUTS })
     return {
       ...database,
       async close() {

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { startTestAppBeside, type Client, type TestApp, type TestQueueOptions } from './app.ts'
 import { startMediaServer, testMedia, type MediaServer, type TestMedia } from './media.ts'
+import { emlFor } from './smtp.ts'
 import { users } from '../../src/auth/tables.ts'
 import type { MusicJob } from '../../src/music/schema.ts'
 
@@ -32,6 +33,18 @@ export async function waitForJob(client: Client, id: string, timeoutMs = 30_000)
     if (!job) throw new Error(`job ${id} is not listed`)
     if (job.completed || job.failed) return job
     if (Date.now() > until) throw new Error(`job ${id} did not finish in ${timeoutMs} ms: ${JSON.stringify(job)}`)
+    await Bun.sleep(100)
+  }
+}
+
+/** Polls the list until the job's WebDAV upload (its own job, after completion) is `uploaded` or `failed`. */
+export async function waitForWebdav(client: Client, id: string, timeoutMs = 30_000): Promise<MusicJob> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const job = (await listJobs(client)).jobs.find((j) => j.id === id)
+    if (!job) throw new Error(`job ${id} is not listed`)
+    if (job.webdav) return job
+    if (Date.now() > until) throw new Error(`job ${id} got no WebDAV outcome in ${timeoutMs} ms: ${JSON.stringify(job)}`)
     await Bun.sleep(100)
   }
 }
@@ -82,9 +95,7 @@ export async function signUpOverHttp(base: string, dataDir: string): Promise<str
   const created = await fetch(`${base}/api/auth/create`, json({ email, password: 'password123' }))
   if (created.status !== 204) throw new Error(`create failed: ${created.status}`)
   const mailDir = join(dataDir, 'mail')
-  const eml = readdirSync(mailDir)
-    .map((f) => readFileSync(join(mailDir, f), 'utf8'))
-    .find((text) => text.includes(`To: ${email}`))!
+  const eml = await emlFor(mailDir, email)
   const token = /\/verify\/([a-z0-9]+)/.exec(eml)![1]
   await fetch(`${base}/api/auth/verify?token=${token}`)
   const login = await fetch(`${base}/api/auth/login`, json({ email, password: 'password123' }))

@@ -48,7 +48,7 @@ export interface TestSmtp {
   stop(): Promise<void>
 }
 
-export async function startSmtp(opts: { username?: string; password?: string } = {}): Promise<TestSmtp> {
+export async function startSmtp(opts: { username?: string; password?: string; port?: number } = {}): Promise<TestSmtp> {
   const username = opts.username ?? 'mailer'
   const password = opts.password ?? 'mailer-password'
   const messages: ReceivedMail[] = []
@@ -93,7 +93,7 @@ export async function startSmtp(opts: { username?: string; password?: string } =
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject)
       resolve()
     })
@@ -248,4 +248,67 @@ export async function createSmtpTestApp(): Promise<{ t: TestApp; smtp: TestSmtp 
     await smtp.stop()
   }
   return { t, smtp }
+}
+
+/**
+ * A TCP server on 127.0.0.1 that accepts connections and never answers (no
+ * SMTP greeting): a mail relay that hangs. `stop()` drops the held connections.
+ */
+export async function startSilentServer(port = 0): Promise<{ port: number; connections: number; stop(): Promise<void> }> {
+  const { createServer } = await import('node:net')
+  const sockets = new Set<import('node:net').Socket>()
+  const state = { connections: 0 }
+  const server = createServer((socket) => {
+    state.connections++
+    sockets.add(socket)
+    socket.on('error', () => {})
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+  return {
+    port: (server.address() as { port: number }).port,
+    get connections() {
+      return state.connections
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** A loopback port nothing listens on (refuses connections): taken from a server started and stopped. */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net')
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/**
+ * The newest .eml saved for `email` under `mailDir` (mail without SMTP_URL), waiting for the
+ * mail job to write it (mail is queued, not sent inside the request).
+ */
+export async function emlFor(mailDir: string, email: string, timeoutMs = 20_000): Promise<string> {
+  const { existsSync, readdirSync, readFileSync } = await import('node:fs')
+  const { join } = await import('node:path')
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const mails = existsSync(mailDir)
+      ? readdirSync(mailDir)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+          .filter((text) => text.includes(`To: ${email}`))
+      : []
+    if (mails.length) return mails.at(-1)!
+    if (Date.now() > deadline) throw new Error(`no mail for ${email} in ${mailDir} within ${timeoutMs} ms`)
+    await Bun.sleep(25)
+  }
 }

@@ -36,6 +36,8 @@ export const schedulesQuery = queryOptions({
 export const mailQuery = queryOptions({
   queryKey: queryKeys.admin.mail(),
   queryFn: () => request(api.admin.mail.$get()),
+  // the outbox changes by itself (the mail job retries): re-read it while shown
+  refetchInterval: LIVE_MS,
 })
 
 function useAdminMutation<V, R>(mutationFn: (vars: V) => Promise<R>) {

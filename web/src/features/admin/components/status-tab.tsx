@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { styled } from 'styled-system/jsx'
+import { Alert } from '~/components/ui/alert.tsx'
 import { statusQuery } from '../api.ts'
 import { Badge, Fact, FactCard, Loaded, when } from './parts.tsx'
 import { CookiesCard, ToolsCard } from './tools-cards.tsx'
@@ -22,6 +23,17 @@ export function StatusTab() {
               <Fact label="Queue">
                 {status.queue.waiting} waiting · {status.queue.active} active · {status.queue.failed} failed
               </Fact>
+              <Fact label="Disk">
+                {status.disk.freeBytes === null ? (
+                  'Unknown'
+                ) : (
+                  <>
+                    {status.disk.low ? <Badge tone="bad">Low</Badge> : <Badge tone="ok">OK</Badge>} {bytes(status.disk.freeBytes)} free of{' '}
+                    {bytes(status.disk.totalBytes ?? 0)}
+                  </>
+                )}
+              </Fact>
+              {status.disk.warning && <Alert status="error">{status.disk.warning}</Alert>}
             </FactCard>
             <FactCard title="YouTube">
               <Fact label="Mode">{status.youtube.mode === 'api' ? 'API key' : 'Feeds only (no API key)'}</Fact>
@@ -47,3 +59,5 @@ export function StatusTab() {
     </Loaded>
   )
 }
+
+const bytes = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GB` : `${Math.round(n / 1024 ** 2)} MB`)
