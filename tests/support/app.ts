@@ -207,7 +207,7 @@ export function serveTestApp(t: TestApp) {
  * called with `after` (default: any), waiting for the mail job to send it.
  */
 export async function waitForMail(t: Pick<TestApp, 'outbox'>, email: string, opts: { after?: number; timeoutMs?: number } = {}) {
-  const { after = 0, timeoutMs = 15_000 } = opts
+  const { after = 0, timeoutMs = 60_000 } = opts
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const mail = t.outbox.slice(after).findLast((m) => m.to === email)

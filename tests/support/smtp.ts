@@ -295,7 +295,7 @@ export async function closedPort(): Promise<number> {
  * The newest .eml saved for `email` under `mailDir` (mail without SMTP_URL), waiting for the
  * mail job to write it (mail is queued, not sent inside the request).
  */
-export async function emlFor(mailDir: string, email: string, timeoutMs = 20_000): Promise<string> {
+export async function emlFor(mailDir: string, email: string, timeoutMs = 60_000): Promise<string> {
   const { existsSync, readdirSync, readFileSync } = await import('node:fs')
   const { join } = await import('node:path')
   const deadline = Date.now() + timeoutMs
