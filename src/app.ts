@@ -14,6 +14,7 @@ import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
+import { listenRoutes } from './youtube/listen/routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
@@ -120,6 +121,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/webdav', webdavRoutes(ctx))
     .route('/music', musicRoutes(ctx))
     .route('/youtube', youtubeRoutes(ctx))
+    .route('/youtube', listenRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
     .route('/notifications', notificationRoutes(ctx))
 
