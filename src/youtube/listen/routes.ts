@@ -1,9 +1,21 @@
 import { Hono } from 'hono'
 import { currentUser, requireUser } from '../../auth/session.ts'
 import type { AppContext, AppEnv } from '../../context.ts'
+import type { Tx } from '../../db/client.ts'
+import { fail } from '../../lib/errors.ts'
+import { idParam } from '../../lib/fields.ts'
 import { valid } from '../../lib/validate.ts'
+import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
+import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
+
+const VIDEO_ID = /^[\w-]{11}$/
+
+/** 404 unless `id` is a stored video (as the other /videos/{id} routes). */
+async function requireVideo(db: Tx, id: string): Promise<void> {
+  if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+}
 
 /** Listening: SponsorBlock settings and segments, audio for listen mode (issue 27, docs/api.md "Listening"). */
 export function listenRoutes(ctx: AppContext) {
@@ -14,5 +26,11 @@ export function listenRoutes(ctx: AppContext) {
     .put('/sponsorblock', valid('json', sponsorblockBody), async (c) => {
       const categories = await saveSponsorblock(db, currentUser(c).id, c.req.valid('json').categories)
       return c.json({ categories }, 200)
+    })
+    .get('/videos/:id/segments', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      await requireVideo(db, id)
+      const settings = await getSponsorblock(db, currentUser(c).id)
+      return c.json(await videoSegments(ctx, id, settings, c.req.raw.signal), 200)
     })
 }
