@@ -6,6 +6,7 @@ CREATE TABLE "youtube_audio" (
 	"content_type" text,
 	"size" bigint,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"failed_at" timestamp with time zone,
 	"played_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

@@ -1,12 +1,15 @@
+import { join } from 'node:path'
 import { Hono } from 'hono'
 import { currentUser, requireUser } from '../../auth/session.ts'
 import type { AppContext, AppEnv } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { idParam } from '../../lib/fields.ts'
+import { sendFile } from '../../lib/send-file.ts'
 import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
+import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
 
@@ -32,5 +35,25 @@ export function listenRoutes(ctx: AppContext) {
       await requireVideo(db, id)
       const settings = await getSponsorblock(db, currentUser(c).id)
       return c.json(await videoSegments(ctx, id, settings, c.req.raw.signal), 200)
+    })
+    .post('/videos/:id/audio', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      await requireVideo(db, id)
+      return c.json(audioJson(await requestAudio(ctx, id)), 200)
+    })
+    .get('/videos/:id/audio', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      await requireVideo(db, id)
+      const row = await getAudio(db, id)
+      if (row?.state !== 'ready' || !row.file) fail(404, 'Audio not ready.')
+      let res: Response
+      try {
+        res = await sendFile(c.req.raw, join(audioDir(ctx), row.file), { filename: row.file, type: row.contentType ?? 'application/octet-stream', inline: true })
+      } catch {
+        // removed from the cache meanwhile
+        fail(404, 'Audio not ready.')
+      }
+      if (c.req.method === 'GET') await markPlayed(db, id)
+      return res
     })
 }

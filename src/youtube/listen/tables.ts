@@ -38,6 +38,8 @@ export const youtubeAudio = pgTable('youtube_audio', {
   contentType: text('content_type'),
   size: bigint('size', { mode: 'number' }),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** When the fetch failed: POST reports the failure for a minute, then starts again. */
+  failedAt: ts('failed_at'),
   /** Last served (or made ready): the cache drops the least recently played first. */
   playedAt: ts('played_at').notNull().defaultNow(),
 })
