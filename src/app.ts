@@ -15,6 +15,7 @@ import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
 import { listenRoutes } from './youtube/listen/routes.ts'
+import { feedRoutes } from './youtube/listen/podcasts.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
@@ -167,6 +168,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/metrics', metricsRoutes(ctx))
     // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request)
     .route('/rest', restRoutes(ctx))
+    // private podcast feeds: no cookie, the per-user secret in the path is the credential
+    .route('/feeds', feedRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
   // the web player loads the IFrame Player API from here: the configured script, one hop away

@@ -10,6 +10,7 @@ import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
 import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
+import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
 
@@ -29,6 +30,16 @@ export function listenRoutes(ctx: AppContext) {
     .put('/sponsorblock', valid('json', sponsorblockBody), async (c) => {
       const categories = await saveSponsorblock(db, currentUser(c).id, c.req.valid('json').categories)
       return c.json({ categories }, 200)
+    })
+    .put('/channels/:id/podcast', valid('param', idParam), valid('json', podcastBody), async (c) => {
+      const { enabled, keepLast } = c.req.valid('json')
+      return c.json(await setPodcast(ctx, currentUser(c).id, c.req.param('id'), enabled, keepLast), 200)
+    })
+    .get('/podcasts', async (c) => c.json(await podcastsJson(ctx, currentUser(c).id, c.req.url), 200))
+    .post('/podcasts/rotate', async (c) => {
+      const user = currentUser(c)
+      await rotateSecret(db, user.id)
+      return c.json(await podcastsJson(ctx, user.id, c.req.url), 200)
     })
     .get('/videos/:id/segments', valid('param', idParam), async (c) => {
       const id = c.req.param('id')

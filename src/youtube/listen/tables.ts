@@ -1,6 +1,6 @@
-import { bigint, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../../auth/tables.ts'
-import { youtubeVideos } from '../tables.ts'
+import { youtubeChannels, youtubeVideos } from '../tables.ts'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
@@ -42,4 +42,30 @@ export const youtubeAudio = pgTable('youtube_audio', {
   failedAt: ts('failed_at'),
   /** Last served (or made ready): the cache drops the least recently played first. */
   playedAt: ts('played_at').notNull().defaultNow(),
+})
+
+/** A followed channel as the user's private podcast (docs/decisions/193). */
+export const youtubePodcasts = pgTable(
+  'youtube_podcasts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => youtubeChannels.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull(),
+    keepLast: integer('keep_last').notNull().default(10),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+)
+
+/** The per-user secret in feed URLs; rotation replaces it (old URLs answer 404 at once). */
+export const youtubePodcastSecrets = pgTable('youtube_podcast_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull().unique(),
+  createdAt: ts('created_at').notNull().defaultNow(),
 })
