@@ -82,7 +82,7 @@ test('a podcast: episodes fetched, feeds without a cookie, ETag, ranges, rotatio
   expect(list.allUrl).toMatch(/\/feeds\/[\w-]{32,}\/all\.xml$/)
   expect(list.opmlUrl).toMatch(/\/feeds\/[\w-]{32,}\/feeds\.opml$/)
 
-  const feed = await anon().get(path(list.feeds[0]!.url))
+  const feed = await anon().request(path(list.feeds[0]!.url))
   expect(feed.status).toBe(200)
   expect(feed.headers.get('content-type')).toContain('application/rss+xml')
   const etag = feed.headers.get('etag')!
@@ -94,6 +94,7 @@ test('a podcast: episodes fetched, feeds without a cookie, ETag, ranges, rotatio
   expect(ch['itunes:author']).toBe('Tiny Kitchen')
   expect(ch['itunes:image']['@href']).toBeTruthy()
   expect(ch.link).toContain(channelId)
+  // biome-ignore lint/suspicious/noExplicitAny: parsed XML walked freely by a test
   const items = ch.item as Record<string, any>[]
   const newest = fake.channel('@tiny-kitchen').uploads.filter((id) => fake.videos.get(id)!.kind === 'video').slice(0, 2)
   expect(items.map((i) => i.guid['#text'])).toEqual(newest)
@@ -119,14 +120,14 @@ test('a podcast: episodes fetched, feeds without a cookie, ETag, ranges, rotatio
   expect(part.headers.get('content-range')).toBe(`bytes 0-9/${toneBytes}`)
 
   // all.xml and the OPML
-  const all = parser.parse(await (await anon().get(path(list.allUrl))).text()).rss.channel
+  const all = parser.parse(await (await anon().request(path(list.allUrl))).text()).rss.channel
   expect((all.item as unknown[]).length).toBe(2)
-  const opml = parser.parse(await (await anon().get(path(list.opmlUrl))).text()).opml
+  const opml = parser.parse(await (await anon().request(path(list.opmlUrl))).text()).opml
   expect(opml.body.outline['@xmlUrl']).toBe(list.feeds[0]!.url)
 
   // another user's secret does not open A's channel
   const other = await podcasts(b.client)
-  await expectError(anon().get(path(other.allUrl).replace('all.xml', `channel/${channelId}.xml`)), 404, 'Not found.')
+  await expectError(anon().request(path(other.allUrl).replace('all.xml', `channel/${channelId}.xml`)), 404, 'Not found.')
 
   // rotation: every old address answers 404 at once, the new ones work
   const rotated = await a.client.post('/api/youtube/podcasts/rotate')
@@ -134,18 +135,18 @@ test('a podcast: episodes fetched, feeds without a cookie, ETag, ranges, rotatio
   const now = (await rotated.json()) as Podcasts
   expect(now.allUrl).not.toBe(list.allUrl)
   for (const old of [list.feeds[0]!.url, list.allUrl, list.opmlUrl, items[0]!.enclosure['@url']]) {
-    await expectError(anon().get(path(old)), 404, 'Not found.')
+    await expectError(anon().request(path(old)), 404, 'Not found.')
   }
-  expect((await anon().get(path(now.feeds[0]!.url))).status).toBe(200)
+  expect((await anon().request(path(now.feeds[0]!.url))).status).toBe(200)
 
   // switched off: the feed is gone
   expect(await (await a.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: false })).json()).toEqual({ enabled: false, keepLast: 2 })
-  await expectError(anon().get(path(now.feeds[0]!.url)), 404, 'Not found.')
+  await expectError(anon().request(path(now.feeds[0]!.url)), 404, 'Not found.')
   expect((await podcasts(a.client)).feeds).toEqual([])
 })
 
 test('made-up secrets and paths are 404', async () => {
   for (const p of ['/feeds/nope/all.xml', `/feeds/${'a'.repeat(32)}/all.xml`, `/feeds/${'a'.repeat(32)}/feeds.opml`, `/feeds/${'a'.repeat(32)}/audio/abcdefghijk.mp3`]) {
-    await expectError(anon().get(p), 404, 'Not found.')
+    await expectError(anon().request(p), 404, 'Not found.')
   }
 })

@@ -171,7 +171,7 @@ function withEtag(req: Request, body: string, type: string): Response {
   const etag = `"${new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 32)}"`
   const headers = { 'Content-Type': type, ETag: etag, 'Cache-Control': 'private, no-cache' }
   const match = req.headers.get('if-none-match')
-  if (match && match.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers: { ETag: etag } })
+  if (match?.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers: { ETag: etag } })
   return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers })
 }
 
