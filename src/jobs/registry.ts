@@ -1,6 +1,6 @@
 import { musicJobs } from '../music/jobs.ts'
 import { youtubeJobs } from '../youtube/jobs.ts'
-import { listenJobs } from '../youtube/listen/audio.ts'
+import { listenJobs } from '../youtube/listen/jobs.ts'
 import { notificationJobs } from '../notifications/jobs.ts'
 import { toolJobs } from '../tools/jobs.ts'
 import type { JobModule } from './types.ts'

@@ -1,10 +1,11 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { rowsOf } from '../../db/rows.ts'
 import { z } from 'zod'
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
-import { JobLater, PermanentJobError, type JobDefinition, type JobModule } from '../../jobs/types.ts'
+import { JobLater, PermanentJobError, type JobDefinition } from '../../jobs/types.ts'
 import { errorFields, log } from '../../lib/logger.ts'
 import { failureKind } from '../../music/pipeline.ts'
 import { failureSentence, ToolFailure, TRANSIENT_KINDS } from '../../tools/failure.ts'
@@ -99,8 +100,12 @@ export async function enforceAudioCache(ctx: AppContext, keep: string | null): P
   const kept = keep ? ((await getAudio(ctx.db, keep))?.size ?? 0) : 0
   let total = kept + rows.reduce((sum, r) => sum + (r.size ?? 0), 0)
   const removed: string[] = []
+  if (total <= limit) return removed
+  const episodes = await feedEpisodeIds(ctx.db)
   for (const r of rows) {
     if (total <= limit) break
+    // podcast episodes still in a feed are kept
+    if (episodes.has(r.videoId)) continue
     // the row first: a request in between answers "not ready" rather than a missing file
     const [gone] = await ctx.db
       .delete(youtubeAudio)
@@ -112,6 +117,28 @@ export async function enforceAudioCache(ctx: AppContext, keep: string | null): P
   }
   if (removed.length) log.info('audio cache: least recently played removed', { removed: removed.length, bytes: total, limit })
   return removed
+}
+
+/**
+ * Videos that are episodes of some enabled podcast: each such channel's newest
+ * `keepLast` plain videos (the largest keepLast among its listeners).
+ */
+export async function feedEpisodeIds(db: Tx): Promise<Set<string>> {
+  const result = await db.execute(sql`
+    select v.id from (
+      select p.channel_id, max(p.keep_last) as k
+      from youtube_podcasts p
+      join youtube_subscriptions s on s.user_id = p.user_id and s.channel_id = p.channel_id and s.deleted_at is null
+      where p.enabled
+      group by p.channel_id
+    ) p
+    cross join lateral (
+      select id from youtube_videos v
+      where v.channel_id = p.channel_id and v.kind = 'video'
+      order by v.published_at desc, v.id desc
+      limit p.k
+    ) v`)
+  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id))
 }
 
 export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
@@ -157,4 +184,3 @@ export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
   },
 }
 
-export const listenJobs: JobModule = { definitions: [fetchAudioJob] }

@@ -150,3 +150,33 @@ test('made-up secrets and paths are 404', async () => {
     await expectError(anon().request(p), 404, 'Not found.')
   }
 })
+
+test('the hourly job queues missing episodes (not failed ones); the cache keeps episodes still in a feed', async () => {
+  const { sql } = await import('drizzle-orm')
+  const { enforceAudioCache } = await import('./audio.ts')
+  const { podcastEpisodesJob } = await import('./jobs.ts')
+  expect((await a.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 2 })).status).toBe(200)
+  await t.jobs.drain()
+  const plain = fake.channel('@tiny-kitchen').uploads.filter((id) => fake.videos.get(id)!.kind === 'video')
+  const [e1, e2, older] = plain as [string, string, string]
+  // an episode's audio gone, and a failed one beside it: only the first is fetched again
+  await t.ctx.db.execute(sql`delete from youtube_audio where video_id = ${e1}`)
+  await t.ctx.db.execute(sql`update youtube_audio set state = 'failed', error = 'x', failed_at = now() - interval '1 day' where video_id = ${e2}`)
+  await podcastEpisodesJob.run(t.ctx, {}, { id: 'x', attempt: 1, attempts: 1, signal: new AbortController().signal, progress: async () => {} })
+  expect(t.jobs.waiting.map((j) => j.payload)).toEqual([{ videoId: e1 }])
+  await t.jobs.drain()
+  await t.ctx.db.execute(sql`delete from youtube_audio where video_id = ${e2}`)
+  expect((await a.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true })).status).toBe(200)
+  // an older video played in listen mode, not in the feed
+  expect((await a.client.post(`/api/youtube/videos/${older}/audio`)).status).toBe(200)
+  await t.jobs.drain()
+  expect((await podcasts(a.client)).feeds[0]!.episodes).toBe(2)
+  const limit = t.ctx.env.AUDIO_CACHE_MB
+  t.ctx.env.AUDIO_CACHE_MB = 1 / (1024 * 1024)
+  try {
+    expect(await enforceAudioCache(t.ctx, null)).toEqual([older])
+  } finally {
+    t.ctx.env.AUDIO_CACHE_MB = limit
+  }
+  expect((await podcasts(a.client)).feeds[0]!.episodes).toBe(2)
+})

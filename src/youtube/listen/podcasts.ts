@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { sendFile } from '../../lib/send-file.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
-import { audioDir, requestAudio } from './audio.ts'
+import { audioDir, getAudio, requestAudio } from './audio.ts'
 import { youtubeAudio, youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
 /**
@@ -64,9 +64,30 @@ async function newestVideos(db: Tx, channelId: string, keepLast: number) {
     .limit(keepLast)
 }
 
-/** Queues the audio of every episode the podcast should have and does not (paced like every fetch). */
-export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number) {
-  for (const v of await newestVideos(ctx.db, channelId, keepLast)) await requestAudio(ctx, v.id)
+/**
+ * Queues the audio of every episode the podcast should have and does not (paced like every
+ * fetch). With `retryFailed` false (the schedule), a failed fetch is left alone: the user's
+ * switch or listen mode starts it again.
+ */
+export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number, opts: { retryFailed?: boolean } = {}) {
+  for (const v of await newestVideos(ctx.db, channelId, keepLast)) {
+    if (opts.retryFailed === false && (await getAudio(ctx.db, v.id))?.state === 'failed') continue
+    await requestAudio(ctx, v.id)
+  }
+}
+
+/** Every enabled podcast's channel (once, with the largest keepLast): new uploads become episodes. */
+export async function fetchAllEpisodes(ctx: AppContext) {
+  const rows = await ctx.db
+    .select({ channelId: youtubePodcasts.channelId, keepLast: sql<number>`max(${youtubePodcasts.keepLast})`.mapWith(Number) })
+    .from(youtubePodcasts)
+    .innerJoin(
+      youtubeSubscriptions,
+      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
+    )
+    .where(eq(youtubePodcasts.enabled, true))
+    .groupBy(youtubePodcasts.channelId)
+  for (const r of rows) await fetchEpisodes(ctx, r.channelId, r.keepLast, { retryFailed: false })
 }
 
 /** The user's enabled podcasts with their channel. */
