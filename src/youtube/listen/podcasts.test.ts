@@ -180,3 +180,23 @@ test('the hourly job queues missing episodes (not failed ones); the cache keeps 
   }
   expect((await podcasts(a.client)).feeds[0]!.episodes).toBe(2)
 })
+
+test('artwork: the channel thumbnail as a 1400 px square JPEG; gone with rotation', async () => {
+  const { sql } = await import('drizzle-orm')
+  const { imageSize } = await import('../../music/square.ts')
+  // the fake's thumbnails are SVG: a JPEG from the media server stands in for YouTube's
+  await t.ctx.db.execute(sql`update youtube_channels set thumbnail = ${`${media.url}/cover.jpg`} where id = ${channelId}`)
+  expect((await a.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 2 })).status).toBe(200)
+  await t.jobs.drain()
+  const list = await podcasts(a.client)
+  const ch = parser.parse(await (await anon().request(path(list.feeds[0]!.url))).text()).rss.channel
+  const art = path(ch['itunes:image']['@href'])
+  expect(art).toEndWith(`/art/${channelId}.jpg`)
+  const res = await anon().request(art)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toBe('image/jpeg')
+  expect(imageSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 1400, height: 1400 })
+  expect((await anon().request(art, { method: 'HEAD' })).status).toBe(200)
+  expect((await a.client.post('/api/youtube/podcasts/rotate')).status).toBe(200)
+  await expectError(anon().request(art), 404, 'Not found.')
+})

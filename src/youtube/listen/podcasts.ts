@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { sendFile } from '../../lib/send-file.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
+import { channelArt } from './art.ts'
 import { audioDir, getAudio, requestAudio } from './audio.ts'
 import { youtubeAudio, youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
@@ -177,7 +178,7 @@ function rssXml(c: { title: string; link: string; description: string; image: st
     `<title>${text(c.title)}</title>`,
     `<link>${xml(c.link)}</link>`,
     `<description>${text(c.description)}</description>`,
-    `<itunes:image href="${xml(c.image)}"/>`,
+    ...(c.image ? [`<itunes:image href="${xml(c.image)}"/>`] : []),
     `<itunes:author>${text(c.author)}</itunes:author>`,
     '<itunes:explicit>false</itunes:explicit>',
     ...items,
@@ -211,7 +212,7 @@ export function feedRoutes(ctx: AppContext) {
       const root = `${app}/feeds/${c.req.param('secret')}`
       const items = (await episodes(db, p.channelId, p.keepLast)).map((e) => itemXml(root, app, e))
       const body = rssXml(
-        { title: p.title, link: `${app}/youtube/channel/${p.channelId}`, description: `${p.title}: the newest ${p.keepLast} videos as audio.`, image: p.thumbnail, author: p.title },
+        { title: p.title, link: `${app}/youtube/channel/${p.channelId}`, description: `${p.title}: the newest ${p.keepLast} videos as audio.`, image: `${root}/art/${p.channelId}.jpg`, author: p.title },
         items,
       )
       return withEtag(c.req.raw, body, 'application/rss+xml; charset=utf-8')
@@ -221,10 +222,11 @@ export function feedRoutes(ctx: AppContext) {
       const app = base(ctx, c.req.url)
       const root = `${app}/feeds/${c.req.param('secret')}`
       const all: Episode[] = []
-      for (const p of await enabledPodcasts(db, userId)) all.push(...(await episodes(db, p.channelId, p.keepLast)))
+      const enabled = await enabledPodcasts(db, userId)
+      for (const p of enabled) all.push(...(await episodes(db, p.channelId, p.keepLast)))
       all.sort((x, y) => y.video.publishedAt.getTime() - x.video.publishedAt.getTime() || (y.video.id > x.video.id ? 1 : -1))
       const body = rssXml(
-        { title: 'Tunefeed: all podcasts', link: `${app}/youtube`, description: 'Every channel you listen to as a podcast.', image: `${app}/favicon.ico`, author: 'Tunefeed' },
+        { title: 'Tunefeed: all podcasts', link: `${app}/youtube`, description: 'Every channel you listen to as a podcast.', image: enabled[0] ? `${root}/art/${enabled[0].channelId}.jpg` : '', author: 'Tunefeed' },
         all.map((e) => itemXml(root, app, e)),
       )
       return withEtag(c.req.raw, body, 'application/rss+xml; charset=utf-8')
@@ -237,6 +239,15 @@ export function feedRoutes(ctx: AppContext) {
       )
       const body = ['<?xml version="1.0" encoding="UTF-8"?>', '<opml version="2.0">', '<head><title>Tunefeed podcasts</title></head>', '<body>', ...outlines, '</body>', '</opml>', ''].join('\n')
       return withEtag(c.req.raw, body, 'text/x-opml; charset=utf-8')
+    })
+    .get('/:secret/art/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const channelId = /^(.+)\.jpg$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
+      const path = (await channelArt(ctx, p.channelId, p.thumbnail, c.req.raw.signal)) ?? notFound()
+      const res = await sendFile(c.req.raw, path, { filename: `${p.channelId}.jpg`, type: 'image/jpeg', inline: true })
+      res.headers.set('Cache-Control', 'private, max-age=86400')
+      return res
     })
     .get('/:secret/audio/:file', async (c) => {
       const userId = await owner(c.req.param('secret'))
