@@ -104,7 +104,7 @@ describe('listen sockets opened with an API token, and account changes', () => {
     expect(await within(s.closed, 2000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
   })
 
-  test("a password change closes the user's other sessions' sockets; this session's and the tokens' stay", async () => {
+  test("a password change closes the user's other sessions' sockets; this session's stays, and the tokens' with keepTokens", async () => {
     const { client, email, password } = await signUp(t)
     const other = new Client(t)
     expect((await other.post('/api/auth/login', { email, password })).status).toBe(200)
@@ -112,7 +112,8 @@ describe('listen sockets opened with an API token, and account changes', () => {
     const mine = await listen(client)
     const elsewhere = await listen(other)
     const script = await listen(new Client(t), '/api/music/jobs/listen', token)
-    expect((await client.put('/api/auth/password', { currentPassword: password, password: 'another password 2' })).status).toBe(204)
+    // without keepTokens a change revokes the tokens too (src/auth/tokens-trust.test.ts)
+    expect((await client.put('/api/auth/password', { currentPassword: password, password: 'another password 2', keepTokens: true })).status).toBe(204)
     expect(await within(elsewhere.closed, 1000)).toMatchObject({ code: CLOSE_SESSION_ENDED })
     await Bun.sleep(400)
     expect(mine.ws.readyState).toBe(WebSocket.OPEN)

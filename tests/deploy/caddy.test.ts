@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ffmpeg, testMedia } from '../support/media.ts'
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
-import { createMusicJob, HttpClient, openListenSocket, signUp, startCaddy, waitForMusicJobs, type CaddyProcess } from './support.ts'
+import { createMusicJob, freePort, HttpClient, openListenSocket, signUp, startCaddy, waitForMusicJobs, type CaddyProcess } from './support.ts'
 
 // Debian's caddy with deploy/Caddyfile.local (which imports the same
 // deploy/tunefeed.caddy as the HTTPS Caddyfile) in front of a real app
@@ -19,8 +19,10 @@ let client: HttpClient
 
 beforeAll(async () => {
   await ensureWebBuild()
-  app = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: '1' }, 120_000)
-  caddy = await startCaddy(`127.0.0.1:${app.port}`, work)
+  // mail links come from PUBLIC_URL (never from the request's Host: decision 159), here Caddy's address
+  const caddyPort = freePort()
+  app = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: '1', PUBLIC_URL: `http://127.0.0.1:${caddyPort}` }, 120_000)
+  caddy = await startCaddy(`127.0.0.1:${app.port}`, work, caddyPort)
   client = new HttpClient(caddy.url)
 }, 300_000)
 
@@ -52,7 +54,7 @@ describe('behind Caddy', () => {
     const session = await client.request('/api/auth/session')
     expect(session.status).toBe(200)
     expect(await session.json()).toMatchObject({ email })
-    // the verification link was built for the public address (Caddy's), not the app's port
+    // the verification link carries the public address (PUBLIC_URL: Caddy's), not the app's port
     const eml = readFileSync(join(dataDir, 'mail', (await Array.fromAsync(new Bun.Glob('*.eml').scan(join(dataDir, 'mail'))))[0]!), 'utf8')
     expect(eml).toContain(`127.0.0.1:${caddy.port}/verify/`)
     expect(await (await fetch(`${caddy.url}/api/nope`)).json()).toEqual({ detail: 'Not found.' })

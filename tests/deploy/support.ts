@@ -154,10 +154,10 @@ export interface CaddyProcess {
  * Debian's `caddy run` with deploy/Caddyfile.local on a loopback port in front
  * of `upstreams` ("127.0.0.1:1234 127.0.0.1:5678"). Resolves once it answers.
  */
-export async function startCaddy(upstreams: string, dir: string): Promise<CaddyProcess> {
+/** `port`: the port Caddy listens on (chosen before the app starts, so the app's PUBLIC_URL can name it); free by default. */
+export async function startCaddy(upstreams: string, dir: string, port = freePort()): Promise<CaddyProcess> {
   const caddy = Bun.which('caddy')
   if (!caddy) throw new Error('caddy is not installed (apt-get install caddy; scripts/test.ts installs it)')
-  const port = freePort()
   const accessLog = join(dir, 'access.log')
   const proc = Bun.spawn([caddy, 'run', '--config', join(import.meta.dir, '../../deploy/Caddyfile.local'), '--adapter', 'caddyfile'], {
     env: {

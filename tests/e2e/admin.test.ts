@@ -199,7 +199,8 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText(`127.0.0.1:${smtp.port}`).waitFor()
     await page.getByRole('button', { name: 'Send a test mail to me' }).click()
     await page.getByText(`Test mail sent to ${ADMIN.email}.`).waitFor()
-    expect((await smtp.nextMail(ADMIN.email)).subject).toBe('Tunefeed test mail')
+    // the canary's failure above also mailed the admins: take the test mail itself
+    expect((await smtp.nextMail(ADMIN.email, { subject: 'Tunefeed test mail' })).subject).toBe('Tunefeed test mail')
     await shot(page, 'admin-mail')
     findings.push(...(await axeFindings(page, '/admin Mail')))
 

@@ -42,7 +42,8 @@ export interface TestSmtp {
    * The next message to `to` not yet returned by this function: resolves at
    * once when one is already there, else waits for it (rejects after timeoutMs).
    */
-  nextMail(to: string, opts?: { timeoutMs?: number }): Promise<ReceivedMail>
+  /** The next mail to `to` not handed out yet; with `subject`, the next with that subject (others stay for later calls). */
+  nextMail(to: string, opts?: { timeoutMs?: number; subject?: string }): Promise<ReceivedMail>
   /** Forget every message (and what nextMail has handed out). */
   clear(): void
   stop(): Promise<void>
@@ -112,10 +113,10 @@ export async function startSmtp(opts: { username?: string; password?: string; po
     password,
     messages,
     mailsTo,
-    nextMail(to, { timeoutMs = 5000 } = {}) {
+    nextMail(to, { timeoutMs = 30_000, subject } = {}) {
       return new Promise<ReceivedMail>((resolve, reject) => {
         const take = () => {
-          const mail = mailsTo(to).find((m) => !handedOut.has(m))
+          const mail = mailsTo(to).find((m) => !handedOut.has(m) && (subject === undefined || m.subject === subject))
           if (!mail) return false
           handedOut.add(mail)
           cleanup()
