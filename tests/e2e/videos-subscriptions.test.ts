@@ -164,11 +164,9 @@ describe('video area in the browser: subscriptions and the channel page', () => 
         })
       }
       page.on('websocket', onSocket)
-      await page.goto(`/youtube/channel/${pixel}`)
-      await page.getByText('You do not follow this channel yet.').waitFor()
-
-      // the refresh Subscribe starts waits on the fake YouTube; the list's first request is
-      // answered by the server while it waits, and handed to the page after the refresh ended
+      // the channel page asks for the list when it opens (the server looks the channel up); that
+      // first answer (no videos yet) is handed to the page only after the refresh Subscribe starts
+      // has ended, and that refresh waits on the fake YouTube until released after Subscribe
       const release = fake.hold((path) => path.includes('/playlistItems') || path.startsWith('/feeds/'))
       const list = new RegExp(`/api/youtube/videos/list\\?.*channel_id=${pixel}`)
       const answers: number[] = []
@@ -177,13 +175,15 @@ describe('video area in the browser: subscriptions and the channel page', () => 
         const res = await route.fetch()
         const body = (await res.json()) as { videos: unknown[] }
         answers.push(body.videos.length)
-        release()
         await refreshEnded
         await route.fulfill({ response: res, json: body })
       })
       try {
+        await page.goto(`/youtube/channel/${pixel}`)
+        await page.getByText('You do not follow this channel yet.').waitFor()
         await page.getByRole('button', { name: 'Subscribe' }).click()
         await page.getByRole('button', { name: 'Unsubscribe' }).waitFor({ timeout: 20_000 })
+        release()
         await page.getByRole('heading', { name: 'Pixel Arcade', level: 1 }).waitFor()
         // no reload: the list is asked again after its early answer
         await page.locator('article[data-video-id]').first().waitFor({ timeout: 20_000 })
