@@ -15,6 +15,8 @@ import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
+import { listenRoutes } from './youtube/listen/routes.ts'
+import { feedRoutes } from './youtube/listen/podcasts.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
@@ -121,6 +123,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/webdav', webdavRoutes(ctx))
     .route('/music', musicRoutes(ctx))
     .route('/youtube', youtubeRoutes(ctx))
+    .route('/youtube', listenRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
     .route('/notifications', notificationRoutes(ctx))
 
@@ -166,6 +169,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/metrics', metricsRoutes(ctx))
     // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request)
     .route('/rest', restRoutes(ctx))
+    // private podcast feeds: no cookie, the per-user secret in the path is the credential
+    .route('/feeds', feedRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
   // the web player loads the IFrame Player API from here: the configured script, one hop away

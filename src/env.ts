@@ -86,6 +86,8 @@ const schema = z.object({
   BOT_CHECK_PAUSE_SECONDS: z.coerce.number().min(0).default(30 * 60),
   /** Least time between the starts of two YouTube extractions, app-wide (src/tools/pace.ts). */
   YTDLP_SLEEP_SECONDS: z.coerce.number().min(0).default(8),
+  /** Listen mode's audio cache (DATA_DIR/audio), in MiB: least recently played removed first (src/youtube/listen/audio.ts). */
+  AUDIO_CACHE_MB: z.coerce.number().positive().default(2048),
   /** Most YouTube extractions in any 60 minutes, app-wide; 0: no limit. */
   YTDLP_MAX_PER_HOUR: z.coerce.number().int().min(0).default(250),
   /** Base URL of a PO-token provider's HTTP server (bgutil-ytdlp-pot-provider); unset: off. */

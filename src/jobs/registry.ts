@@ -1,5 +1,6 @@
 import { musicJobs } from '../music/jobs.ts'
 import { youtubeJobs } from '../youtube/jobs.ts'
+import { listenJobs } from '../youtube/listen/jobs.ts'
 import { notificationJobs } from '../notifications/jobs.ts'
 import { toolJobs } from '../tools/jobs.ts'
 import { mailJobs } from '../mail/jobs.ts'
@@ -12,6 +13,7 @@ import type { JobModule } from './types.ts'
 export const jobModules: JobModule[] = [
   musicJobs,
   youtubeJobs,
+  listenJobs,
   notificationJobs,
   toolJobs,
   mailJobs,

@@ -15,14 +15,14 @@ export function attachment(filename: string): string {
 export async function sendFile(
   req: Request,
   path: string,
-  opts: { filename: string; type: string },
+  opts: { filename: string; type: string; /** `inline` (played in the page, e.g. <audio>) rather than a download. */ inline?: boolean },
 ): Promise<Response> {
   const info = await stat(path).catch(() => null)
   if (!info?.isFile()) fail(404, 'File not found.')
   const size = info.size
   const headers = new Headers({
     'Content-Type': opts.type,
-    'Content-Disposition': attachment(opts.filename),
+    'Content-Disposition': opts.inline ? 'inline' : attachment(opts.filename),
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private, no-store',
     'Last-Modified': info.mtime.toUTCString(),

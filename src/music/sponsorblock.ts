@@ -104,3 +104,58 @@ export function cutNotice(segments: { start: number; end: number }[]): string {
   const length = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
   return `Removed ${segments.length} non-music part${segments.length === 1 ? '' : 's'} (${length} in all).`
 }
+
+/** A segment as SponsorBlock lists it (its UUID and submitted action kept). */
+export interface RawSegment {
+  uuid: string
+  category: string
+  actionType: string
+  start: number
+  end: number
+}
+
+/**
+ * The video's segments of `categories` and `actionTypes`, unmerged, looked up by hash prefix as
+ * fetchSegments (listen mode and the player: src/youtube/listen/segments.ts).
+ */
+export async function lookupSegments(
+  base: string,
+  videoId: string,
+  categories: readonly string[],
+  actionTypes: readonly string[],
+  allow: AllowList,
+  signal: AbortSignal,
+): Promise<RawSegment[]> {
+  const hash = new Bun.CryptoHasher('sha256').update(videoId).digest('hex')
+  const url = new URL(`api/skipSegments/${hash.slice(0, 4)}`, base.endsWith('/') ? base : `${base}/`)
+  url.searchParams.set('categories', JSON.stringify(categories))
+  url.searchParams.set('actionTypes', JSON.stringify(actionTypes))
+  let res: Response
+  try {
+    res = await guardedFetch(url, { allow, signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]), headers: { accept: 'application/json' } })
+  } catch (err) {
+    signal.throwIfAborted()
+    throw new SponsorBlockUnavailable(err instanceof Error ? err.message : String(err))
+  }
+  if (res.status === 404) {
+    await res.body?.cancel()
+    return []
+  }
+  if (!res.ok) {
+    await res.body?.cancel()
+    throw new SponsorBlockUnavailable(`SponsorBlock answered ${res.status}`)
+  }
+  let body: unknown
+  try {
+    body = await res.json()
+  } catch {
+    throw new SponsorBlockUnavailable('SponsorBlock answered something other than JSON')
+  }
+  const video = Array.isArray(body) ? (body as { videoID?: string; segments?: unknown[] }[]).find((v) => v.videoID === videoId) : undefined
+  return (video?.segments ?? [])
+    .map((s) => s as { UUID?: unknown; category?: string; actionType?: string; segment?: unknown[] })
+    .filter((s) => categories.includes(s.category ?? '') && actionTypes.includes(s.actionType ?? 'skip') && Array.isArray(s.segment))
+    .map((s) => ({ uuid: String(s.UUID ?? ''), category: s.category!, actionType: s.actionType ?? 'skip', start: Number(s.segment![0]), end: Number(s.segment![1]) }))
+    .filter((s) => Number.isFinite(s.start) && Number.isFinite(s.end) && s.end > s.start)
+    .sort((a, b) => a.start - b.start)
+}

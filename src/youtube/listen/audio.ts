@@ -1,0 +1,186 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { extname, join } from 'node:path'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { rowsOf } from '../../db/rows.ts'
+import { z } from 'zod'
+import type { AppContext } from '../../context.ts'
+import type { Tx } from '../../db/client.ts'
+import { JobLater, PermanentJobError, type JobDefinition } from '../../jobs/types.ts'
+import { errorFields, log } from '../../lib/logger.ts'
+import { failureKind } from '../../music/pipeline.ts'
+import { failureSentence, ToolFailure, TRANSIENT_KINDS } from '../../tools/failure.ts'
+import { PaceWait } from '../../tools/pace.ts'
+import { downloadAudio } from '../../tools/ytdlp.ts'
+import { youtubeAudio } from './tables.ts'
+
+/**
+ * Listen mode's audio (docs/decisions/192): a video's best audio, fetched once
+ * with yt-dlp as is (no re-encoding) into DATA_DIR/audio/<videoId>.<ext> by a
+ * queued job, served with byte ranges, and kept within AUDIO_CACHE_MB by
+ * removing the least recently played first.
+ */
+export type AudioState = 'fetching' | 'ready' | 'failed'
+export type AudioRow = typeof youtubeAudio.$inferSelect
+
+/** The longest a fetch waits in the job for its YouTube turn; beyond it the job is put back in the queue. */
+const IN_RUN_WAIT_MS = 60_000
+/** A failure is reported this long (a player polling POST sees it), then POST starts over. */
+export const FAILED_FOR_MS = 60_000
+/** A play marks the audio as played at most this often (one write per minute, not per range request). */
+const PLAYED_EVERY_MS = 60_000
+
+export const audioDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'audio')
+export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`
+
+const TYPES: Record<string, string> = {
+  '.m4a': 'audio/mp4',
+  '.mp4': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.webm': 'audio/webm',
+  '.weba': 'audio/webm',
+  '.opus': 'audio/ogg',
+  '.ogg': 'audio/ogg',
+  '.mp3': 'audio/mpeg',
+  '.flac': 'audio/flac',
+  '.wav': 'audio/wav',
+}
+/** The Content-Type of a stored file, by the extension yt-dlp gave it. */
+export const audioType = (file: string) => TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
+
+export async function getAudio(db: Tx, videoId: string): Promise<AudioRow | undefined> {
+  const [row] = await db.select().from(youtubeAudio).where(eq(youtubeAudio.videoId, videoId))
+  return row
+}
+
+export const audioJson = (row: AudioRow | undefined) => ({ state: (row?.state ?? 'fetching') as AudioState, error: row?.state === 'failed' ? row.error : null })
+
+/**
+ * POST: ready, under way, or failed less than FAILED_FOR_MS ago → as is; none yet, failed
+ * earlier, or ready with its file gone → (re)start the fetch.
+ * The job id is per video, so a lost job is queued again without doubling a live one.
+ */
+export async function requestAudio(ctx: AppContext, videoId: string): Promise<AudioRow> {
+  const row = await getAudio(ctx.db, videoId)
+  if (row?.state === 'ready' && row.file && (await stat(join(audioDir(ctx), row.file)).catch(() => null))?.isFile()) return row
+  if (row?.state === 'failed' && row.failedAt && Date.now() - row.failedAt.getTime() < FAILED_FOR_MS) return row
+  if (row?.state !== 'fetching') {
+    await ctx.db
+      .insert(youtubeAudio)
+      .values({ videoId, state: 'fetching' })
+      .onConflictDoUpdate({ target: youtubeAudio.videoId, set: { state: 'fetching', error: null, failedAt: null, file: null, size: null, createdAt: sql`now()` } })
+  }
+  await ctx.jobs.enqueue(fetchAudioJob, { videoId }, { jobId: `youtube.audio.${videoId}` })
+  return (await getAudio(ctx.db, videoId))!
+}
+
+/** Marks a play (for the least-recently-played order), at most once a minute. */
+export async function markPlayed(db: Tx, videoId: string) {
+  await db
+    .update(youtubeAudio)
+    .set({ playedAt: sql`now()` })
+    .where(and(eq(youtubeAudio.videoId, videoId), sql`${youtubeAudio.playedAt} < now() - make_interval(secs => ${PLAYED_EVERY_MS / 1000})`))
+}
+
+async function failAudio(ctx: AppContext, videoId: string, error: Error) {
+  const sentence = failureSentence(failureKind(error), error.message)
+  await ctx.db.update(youtubeAudio).set({ state: 'failed', error: sentence, failedAt: sql`now()` }).where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
+}
+
+/**
+ * Removes ready audio, least recently played first, until the cache is within
+ * AUDIO_CACHE_MB; `keep` (the audio just fetched) is never removed.
+ */
+export async function enforceAudioCache(ctx: AppContext, keep: string | null): Promise<string[]> {
+  const limit = ctx.env.AUDIO_CACHE_MB * 1024 * 1024
+  const rows = await ctx.db
+    .select({ videoId: youtubeAudio.videoId, file: youtubeAudio.file, size: youtubeAudio.size })
+    .from(youtubeAudio)
+    .where(and(eq(youtubeAudio.state, 'ready'), keep ? ne(youtubeAudio.videoId, keep) : undefined))
+    .orderBy(asc(youtubeAudio.playedAt), asc(youtubeAudio.videoId))
+  const kept = keep ? ((await getAudio(ctx.db, keep))?.size ?? 0) : 0
+  let total = kept + rows.reduce((sum, r) => sum + (r.size ?? 0), 0)
+  const removed: string[] = []
+  if (total <= limit) return removed
+  const episodes = await feedEpisodeIds(ctx.db)
+  for (const r of rows) {
+    if (total <= limit) break
+    // podcast episodes still in a feed are kept
+    if (episodes.has(r.videoId)) continue
+    // the row first: a request in between answers "not ready" rather than a missing file
+    const [gone] = await ctx.db
+      .delete(youtubeAudio)
+      .where(and(eq(youtubeAudio.videoId, r.videoId), eq(youtubeAudio.state, 'ready')))
+      .returning({ videoId: youtubeAudio.videoId })
+    if (gone && r.file) await rm(join(audioDir(ctx), r.file), { force: true })
+    total -= r.size ?? 0
+    removed.push(r.videoId)
+  }
+  if (removed.length) log.info('audio cache: least recently played removed', { removed: removed.length, bytes: total, limit })
+  return removed
+}
+
+/**
+ * Videos that are episodes of some enabled podcast: each such channel's newest
+ * `keepLast` plain videos (the largest keepLast among its listeners).
+ */
+export async function feedEpisodeIds(db: Tx): Promise<Set<string>> {
+  const result = await db.execute(sql`
+    select v.id from (
+      select p.channel_id, max(p.keep_last) as k
+      from youtube_podcasts p
+      join youtube_subscriptions s on s.user_id = p.user_id and s.channel_id = p.channel_id and s.deleted_at is null
+      where p.enabled
+      group by p.channel_id
+    ) p
+    cross join lateral (
+      select id from youtube_videos v
+      where v.channel_id = p.channel_id and v.kind = 'video'
+      order by v.published_at desc, v.id desc
+      limit p.k
+    ) v`)
+  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id))
+}
+
+export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
+  name: 'youtube.audio',
+  payload: z.object({ videoId: z.string().regex(/^[\w-]{11}$/) }),
+  backoff: 'exponential',
+  async run(ctx, { videoId }, job) {
+    const row = await getAudio(ctx.db, videoId)
+    if (row?.state !== 'fetching') return
+    const dir = audioDir(ctx)
+    const work = join(dir, `.fetch-${videoId}-${job.id.replace(/[^\w-]/g, '_').slice(-32)}`)
+    await mkdir(work, { recursive: true, mode: 0o700 })
+    try {
+      const url = watchUrl(videoId)
+      let path: string
+      try {
+        ;({ path } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}), { url, signal: job.signal, maxWaitMs: IN_RUN_WAIT_MS }))
+      } catch (err) {
+        if (err instanceof PaceWait && !job.signal.aborted) throw new JobLater(err.until, err.message)
+        // a failure another attempt would not fix is told at once
+        if (err instanceof ToolFailure && (!TRANSIENT_KINDS.has(err.kind) || job.attempt >= job.attempts)) {
+          await failAudio(ctx, videoId, err)
+          throw new PermanentJobError(err.message)
+        }
+        throw err
+      }
+      const file = `${videoId}${extname(path).toLowerCase()}`
+      await rename(path, join(dir, file))
+      const { size } = await stat(join(dir, file))
+      const [done] = await ctx.db
+        .update(youtubeAudio)
+        .set({ state: 'ready', error: null, file, size, contentType: audioType(file), playedAt: sql`now()` })
+        .where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
+        .returning()
+      if (!done) await rm(join(dir, file), { force: true })
+      else await enforceAudioCache(ctx, videoId)
+    } finally {
+      await rm(work, { recursive: true, force: true }).catch((err) => log.warn('audio work folder not removed', errorFields(err)))
+    }
+  },
+  async onGiveUp(ctx, { videoId }, error) {
+    await failAudio(ctx, videoId, error)
+  },
+}
+

@@ -1,0 +1,265 @@
+import { join } from 'node:path'
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { AppContext, AppEnv } from '../../context.ts'
+import type { Tx } from '../../db/client.ts'
+import { fail } from '../../lib/errors.ts'
+import { sendFile } from '../../lib/send-file.ts'
+import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
+import { channelArt } from './art.ts'
+import { audioDir, getAudio, requestAudio } from './audio.ts'
+import { youtubeAudio, youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
+
+/**
+ * Followed channels as private podcasts (docs/decisions/193): per-channel
+ * switch with keepLast, feed URLs under a per-user secret, RSS 2.0 with the
+ * iTunes namespace, OPML, episode audio from listen mode's cache.
+ */
+export const podcastBody = z.object({
+  enabled: z.boolean({ error: (i) => (i.input === undefined ? 'Required' : 'must be true or false') }),
+  keepLast: z.number({ error: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+})
+
+export const DEFAULT_KEEP_LAST = 10
+const SECRET = /^[A-Za-z0-9_-]{32,64}$/
+
+const newSecret = () => Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+
+export async function isFollowed(db: Tx, userId: string, channelId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ c: youtubeSubscriptions.channelId })
+    .from(youtubeSubscriptions)
+    .where(and(eq(youtubeSubscriptions.userId, userId), eq(youtubeSubscriptions.channelId, channelId), isNull(youtubeSubscriptions.deletedAt)))
+  return !!row
+}
+
+async function secretOf(db: Tx, userId: string): Promise<string> {
+  const [row] = await db.select().from(youtubePodcastSecrets).where(eq(youtubePodcastSecrets.userId, userId))
+  if (row) return row.secret
+  await db.insert(youtubePodcastSecrets).values({ userId, secret: newSecret() }).onConflictDoNothing()
+  return (await db.select().from(youtubePodcastSecrets).where(eq(youtubePodcastSecrets.userId, userId)))[0]!.secret
+}
+
+export async function rotateSecret(db: Tx, userId: string) {
+  const secret = newSecret()
+  await db
+    .insert(youtubePodcastSecrets)
+    .values({ userId, secret })
+    .onConflictDoUpdate({ target: youtubePodcastSecrets.userId, set: { secret, createdAt: sql`now()` } })
+}
+
+async function userOfSecret(db: Tx, secret: string): Promise<string | null> {
+  if (!SECRET.test(secret)) return null
+  const [row] = await db.select({ userId: youtubePodcastSecrets.userId }).from(youtubePodcastSecrets).where(eq(youtubePodcastSecrets.secret, secret))
+  return row?.userId ?? null
+}
+
+/** The channel's newest `keepLast` plain videos (not shorts, live or upcoming): the episodes it should have. */
+async function newestVideos(db: Tx, channelId: string, keepLast: number) {
+  return db
+    .select()
+    .from(youtubeVideos)
+    .where(and(eq(youtubeVideos.channelId, channelId), eq(youtubeVideos.kind, 'video')))
+    .orderBy(desc(youtubeVideos.publishedAt), desc(youtubeVideos.id))
+    .limit(keepLast)
+}
+
+/**
+ * Queues the audio of every episode the podcast should have and does not (paced like every
+ * fetch). With `retryFailed` false (the schedule), a failed fetch is left alone: the user's
+ * switch or listen mode starts it again.
+ */
+export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number, opts: { retryFailed?: boolean } = {}) {
+  for (const v of await newestVideos(ctx.db, channelId, keepLast)) {
+    if (opts.retryFailed === false && (await getAudio(ctx.db, v.id))?.state === 'failed') continue
+    await requestAudio(ctx, v.id)
+  }
+}
+
+/** Every enabled podcast's channel (once, with the largest keepLast): new uploads become episodes. */
+export async function fetchAllEpisodes(ctx: AppContext) {
+  const rows = await ctx.db
+    .select({ channelId: youtubePodcasts.channelId, keepLast: sql<number>`max(${youtubePodcasts.keepLast})`.mapWith(Number) })
+    .from(youtubePodcasts)
+    .innerJoin(
+      youtubeSubscriptions,
+      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
+    )
+    .where(eq(youtubePodcasts.enabled, true))
+    .groupBy(youtubePodcasts.channelId)
+  for (const r of rows) await fetchEpisodes(ctx, r.channelId, r.keepLast, { retryFailed: false })
+}
+
+/** The user's enabled podcasts with their channel. */
+async function enabledPodcasts(db: Tx, userId: string) {
+  return db
+    .select({ channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast, title: youtubeChannels.title, thumbnail: youtubeChannels.thumbnail })
+    .from(youtubePodcasts)
+    .innerJoin(youtubeChannels, eq(youtubeChannels.id, youtubePodcasts.channelId))
+    .innerJoin(
+      youtubeSubscriptions,
+      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
+    )
+    .where(and(eq(youtubePodcasts.userId, userId), eq(youtubePodcasts.enabled, true)))
+    .orderBy(youtubeChannels.title, youtubeChannels.id)
+}
+
+/** A feed's ready episodes: of the newest keepLast videos, those whose audio is ready. */
+async function episodes(db: Tx, channelId: string, keepLast: number) {
+  const videos = await newestVideos(db, channelId, keepLast)
+  if (!videos.length) return []
+  const ready = await db
+    .select()
+    .from(youtubeAudio)
+    .where(and(inArray(youtubeAudio.videoId, videos.map((v) => v.id)), eq(youtubeAudio.state, 'ready')))
+  const byId = new Map(ready.map((r) => [r.videoId, r]))
+  return videos.flatMap((v) => {
+    const a = byId.get(v.id)
+    return a?.file ? [{ video: v, audio: a }] : []
+  })
+}
+
+const base = (ctx: AppContext, reqUrl: string) => (ctx.env.PUBLIC_URL ?? new URL(reqUrl).origin).replace(/\/$/, '')
+
+export async function podcastsJson(ctx: AppContext, userId: string, reqUrl: string) {
+  const root = `${base(ctx, reqUrl)}/feeds/${await secretOf(ctx.db, userId)}`
+  const feeds = []
+  for (const p of await enabledPodcasts(ctx.db, userId)) {
+    feeds.push({ channelId: p.channelId, title: p.title, url: `${root}/channel/${p.channelId}.xml`, episodes: (await episodes(ctx.db, p.channelId, p.keepLast)).length })
+  }
+  return { feeds, allUrl: `${root}/all.xml`, opmlUrl: `${root}/feeds.opml` }
+}
+
+export async function setPodcast(ctx: AppContext, userId: string, channelId: string, enabled: boolean, keepLast: number | undefined) {
+  if (!(await isFollowed(ctx.db, userId, channelId))) fail(404, 'Subscription not found.')
+  const [current] = await ctx.db.select().from(youtubePodcasts).where(and(eq(youtubePodcasts.userId, userId), eq(youtubePodcasts.channelId, channelId)))
+  const keep = keepLast ?? current?.keepLast ?? DEFAULT_KEEP_LAST
+  await ctx.db
+    .insert(youtubePodcasts)
+    .values({ userId, channelId, enabled, keepLast: keep })
+    .onConflictDoUpdate({ target: [youtubePodcasts.userId, youtubePodcasts.channelId], set: { enabled, keepLast: keep, updatedAt: sql`now()` } })
+  if (enabled) await fetchEpisodes(ctx, channelId, keep)
+  return { enabled, keepLast: keep }
+}
+
+// ---- feeds ----
+
+const xml = (s: string) => s.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch]!)
+// control characters other than tab and newlines are not allowed in XML 1.0
+const text = (s: string) => xml(s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''))
+const duration = (seconds: number) => {
+  const s = Math.max(0, Math.round(seconds))
+  return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+}
+
+type Episode = Awaited<ReturnType<typeof episodes>>[number]
+
+function itemXml(root: string, app: string, e: Episode): string {
+  const url = `${root}/audio/${e.audio.file}`
+  return [
+    '<item>',
+    `<title>${text(e.video.title)}</title>`,
+    `<guid isPermaLink="false">${e.video.id}</guid>`,
+    `<pubDate>${e.video.publishedAt.toUTCString()}</pubDate>`,
+    `<enclosure url="${xml(url)}" length="${e.audio.size ?? 0}" type="${xml(e.audio.contentType ?? 'application/octet-stream')}"/>`,
+    `<itunes:duration>${duration(e.video.duration)}</itunes:duration>`,
+    `<description>${text(e.video.description)}</description>`,
+    `<link>${xml(`${app}/youtube/video/${e.video.id}`)}</link>`,
+    '</item>',
+  ].join('\n')
+}
+
+function rssXml(c: { title: string; link: string; description: string; image: string; author: string }, items: string[]): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">',
+    '<channel>',
+    `<title>${text(c.title)}</title>`,
+    `<link>${xml(c.link)}</link>`,
+    `<description>${text(c.description)}</description>`,
+    ...(c.image ? [`<itunes:image href="${xml(c.image)}"/>`] : []),
+    `<itunes:author>${text(c.author)}</itunes:author>`,
+    '<itunes:explicit>false</itunes:explicit>',
+    ...items,
+    '</channel>',
+    '</rss>',
+    '',
+  ].join('\n')
+}
+
+/** The body with a strong ETag of its bytes; 304 when If-None-Match has it. */
+function withEtag(req: Request, body: string, type: string): Response {
+  const etag = `"${new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 32)}"`
+  const headers = { 'Content-Type': type, ETag: etag, 'Cache-Control': 'private, no-cache' }
+  const match = req.headers.get('if-none-match')
+  if (match?.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers: { ETag: etag } })
+  return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers })
+}
+
+const notFound = () => fail(404, 'Not found.')
+
+/** `/feeds/<secret>/...`: no cookie, the secret is the credential; anything unknown is 404. */
+export function feedRoutes(ctx: AppContext) {
+  const { db } = ctx
+  const owner = async (secret: string) => (await userOfSecret(db, secret)) ?? notFound()
+  return new Hono<AppEnv>()
+    .get('/:secret/channel/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const channelId = /^(.+)\.xml$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
+      const app = base(ctx, c.req.url)
+      const root = `${app}/feeds/${c.req.param('secret')}`
+      const items = (await episodes(db, p.channelId, p.keepLast)).map((e) => itemXml(root, app, e))
+      const body = rssXml(
+        { title: p.title, link: `${app}/youtube/channel/${p.channelId}`, description: `${p.title}: the newest ${p.keepLast} videos as audio.`, image: `${root}/art/${p.channelId}.jpg`, author: p.title },
+        items,
+      )
+      return withEtag(c.req.raw, body, 'application/rss+xml; charset=utf-8')
+    })
+    .get('/:secret/all.xml', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const app = base(ctx, c.req.url)
+      const root = `${app}/feeds/${c.req.param('secret')}`
+      const all: Episode[] = []
+      const enabled = await enabledPodcasts(db, userId)
+      for (const p of enabled) all.push(...(await episodes(db, p.channelId, p.keepLast)))
+      all.sort((x, y) => y.video.publishedAt.getTime() - x.video.publishedAt.getTime() || (y.video.id > x.video.id ? 1 : -1))
+      const body = rssXml(
+        { title: 'Tunefeed: all podcasts', link: `${app}/youtube`, description: 'Every channel you listen to as a podcast.', image: enabled[0] ? `${root}/art/${enabled[0].channelId}.jpg` : '', author: 'Tunefeed' },
+        all.map((e) => itemXml(root, app, e)),
+      )
+      return withEtag(c.req.raw, body, 'application/rss+xml; charset=utf-8')
+    })
+    .get('/:secret/feeds.opml', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const root = `${base(ctx, c.req.url)}/feeds/${c.req.param('secret')}`
+      const outlines = (await enabledPodcasts(db, userId)).map(
+        (p) => `<outline type="rss" text="${xml(p.title)}" title="${xml(p.title)}" xmlUrl="${xml(`${root}/channel/${p.channelId}.xml`)}"/>`,
+      )
+      const body = ['<?xml version="1.0" encoding="UTF-8"?>', '<opml version="2.0">', '<head><title>Tunefeed podcasts</title></head>', '<body>', ...outlines, '</body>', '</opml>', ''].join('\n')
+      return withEtag(c.req.raw, body, 'text/x-opml; charset=utf-8')
+    })
+    .get('/:secret/art/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const channelId = /^(.+)\.jpg$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
+      const path = (await channelArt(ctx, p.channelId, p.thumbnail, c.req.raw.signal)) ?? notFound()
+      const res = await sendFile(c.req.raw, path, { filename: `${p.channelId}.jpg`, type: 'image/jpeg', inline: true })
+      res.headers.set('Cache-Control', 'private, max-age=86400')
+      return res
+    })
+    .get('/:secret/audio/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const [, videoId, ext] = /^([\w-]{11})(\.\w+)$/.exec(c.req.param('file')) ?? notFound()
+      // only an episode of one of the user's feeds
+      const [v] = await db.select({ channelId: youtubeVideos.channelId }).from(youtubeVideos).where(eq(youtubeVideos.id, videoId!))
+      const p = (v && (await enabledPodcasts(db, userId)).find((x) => x.channelId === v.channelId)) || notFound()
+      const e = (await episodes(db, p.channelId, p.keepLast)).find((x) => x.video.id === videoId && x.audio.file === `${videoId}${ext}`) ?? notFound()
+      try {
+        return await sendFile(c.req.raw, join(audioDir(ctx), e.audio.file!), { filename: e.audio.file!, type: e.audio.contentType ?? 'application/octet-stream', inline: true })
+      } catch {
+        return notFound()
+      }
+    })
+}

@@ -1,0 +1,70 @@
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import { currentUser, requireUser } from '../../auth/session.ts'
+import type { AppContext, AppEnv } from '../../context.ts'
+import type { Tx } from '../../db/client.ts'
+import { fail } from '../../lib/errors.ts'
+import { idParam } from '../../lib/fields.ts'
+import { sendFile } from '../../lib/send-file.ts'
+import { valid } from '../../lib/validate.ts'
+import { videoExists } from '../queries/videos.ts'
+import { sponsorblockBody } from './schema.ts'
+import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
+import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
+import { videoSegments } from './segments.ts'
+import { getSponsorblock, saveSponsorblock } from './settings.ts'
+
+const VIDEO_ID = /^[\w-]{11}$/
+
+/** 404 unless `id` is a stored video (as the other /videos/{id} routes). */
+async function requireVideo(db: Tx, id: string): Promise<void> {
+  if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
+}
+
+/** Listening: SponsorBlock settings and segments, audio for listen mode (issue 27, docs/api.md "Listening"). */
+export function listenRoutes(ctx: AppContext) {
+  const { db } = ctx
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get('/sponsorblock', async (c) => c.json({ categories: await getSponsorblock(db, currentUser(c).id) }, 200))
+    .put('/sponsorblock', valid('json', sponsorblockBody), async (c) => {
+      const categories = await saveSponsorblock(db, currentUser(c).id, c.req.valid('json').categories)
+      return c.json({ categories }, 200)
+    })
+    .put('/channels/:id/podcast', valid('param', idParam), valid('json', podcastBody), async (c) => {
+      const { enabled, keepLast } = c.req.valid('json')
+      return c.json(await setPodcast(ctx, currentUser(c).id, c.req.param('id'), enabled, keepLast), 200)
+    })
+    .get('/podcasts', async (c) => c.json(await podcastsJson(ctx, currentUser(c).id, c.req.url), 200))
+    .post('/podcasts/rotate', async (c) => {
+      const user = currentUser(c)
+      await rotateSecret(db, user.id)
+      return c.json(await podcastsJson(ctx, user.id, c.req.url), 200)
+    })
+    .get('/videos/:id/segments', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      await requireVideo(db, id)
+      const settings = await getSponsorblock(db, currentUser(c).id)
+      return c.json(await videoSegments(ctx, id, settings, c.req.raw.signal), 200)
+    })
+    .post('/videos/:id/audio', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      await requireVideo(db, id)
+      return c.json(audioJson(await requestAudio(ctx, id)), 200)
+    })
+    .get('/videos/:id/audio', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      await requireVideo(db, id)
+      const row = await getAudio(db, id)
+      if (row?.state !== 'ready' || !row.file) fail(404, 'Audio not ready.')
+      let res: Response
+      try {
+        res = await sendFile(c.req.raw, join(audioDir(ctx), row.file), { filename: row.file, type: row.contentType ?? 'application/octet-stream', inline: true })
+      } catch {
+        // removed from the cache meanwhile
+        fail(404, 'Audio not ready.')
+      }
+      if (c.req.method === 'GET') await markPlayed(db, id)
+      return res
+    })
+}

@@ -1,0 +1,71 @@
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { users } from '../../auth/tables.ts'
+import { youtubeChannels, youtubeVideos } from '../tables.ts'
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/** A user's SponsorBlock choices: category → `skip` | `mute` | `show` | `off` (missing categories: the defaults). */
+export const youtubeSponsorblockSettings = pgTable('youtube_sponsorblock_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  categories: jsonb('categories').$type<Record<string, string>>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+})
+
+/** SponsorBlock segments of a video as last looked up (by hash prefix), kept for SEGMENTS_TTL (docs/decisions/191). */
+export const youtubeSegmentCache = pgTable('youtube_segment_cache', {
+  videoId: text('video_id')
+    .primaryKey()
+    .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+  segments: jsonb('segments').$type<{ uuid: string; category: string; actionType: string; start: number; end: number }[]>().notNull(),
+  fetchedAt: ts('fetched_at').notNull().defaultNow(),
+})
+
+/**
+ * A video's audio for listen mode, fetched once with yt-dlp into
+ * DATA_DIR/audio (docs/decisions/192). `state`: fetching | ready | failed.
+ */
+export const youtubeAudio = pgTable('youtube_audio', {
+  videoId: text('video_id')
+    .primaryKey()
+    .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+  state: text('state').notNull(),
+  /** The sentence for a person when `failed`. */
+  error: text('error'),
+  /** File name under DATA_DIR/audio once ready. */
+  file: text('file'),
+  contentType: text('content_type'),
+  size: bigint('size', { mode: 'number' }),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  /** When the fetch failed: POST reports the failure for a minute, then starts again. */
+  failedAt: ts('failed_at'),
+  /** Last served (or made ready): the cache drops the least recently played first. */
+  playedAt: ts('played_at').notNull().defaultNow(),
+})
+
+/** A followed channel as the user's private podcast (docs/decisions/193). */
+export const youtubePodcasts = pgTable(
+  'youtube_podcasts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => youtubeChannels.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull(),
+    keepLast: integer('keep_last').notNull().default(10),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+)
+
+/** The per-user secret in feed URLs; rotation replaces it (old URLs answer 404 at once). */
+export const youtubePodcastSecrets = pgTable('youtube_podcast_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull().unique(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+})
