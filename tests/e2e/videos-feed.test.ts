@@ -165,7 +165,7 @@ describe('video area in the browser: the feed and the video page', () => {
 
       await page.goto('/youtube/video/AAAAAAAAAAA')
       await page.getByText('Video could not be loaded').waitFor()
-      // a made-up channel id: resolved first (YouTube does not know it), so SPEC's 'Channel could not be loaded', no Subscribe
+      // a made-up channel id: resolved first (YouTube does not know it), so docs/product.md#channel-page's 'Channel could not be loaded', no Subscribe
       await page.goto('/youtube/channel/UCAAAAAAAAAAAAAAAAAAAAAA')
       await page.getByText('Channel could not be loaded').waitFor()
       expect(await page.getByRole('button', { name: 'Subscribe' }).count()).toBe(0)
