@@ -79,7 +79,8 @@ export function adminRoutes(ctx: AppContext) {
     // the managed yt-dlp (src/tools/managed.ts) and the cookies handed to it (src/tools/cookies.ts)
     .post('/tools/ytdlp/update', async (c) => {
       if (!ctx.tools.managed.enabled) fail(409, 'The managed yt-dlp is off (YTDLP_PATH is set or YTDLP_UPDATE=off).')
-      await ctx.jobs.enqueue(checkYtdlpJob, {}, { jobId: 'tools.checkYtdlp.admin' })
+      // no fixed job id: one still finishing would swallow this request; checks at once share one run (managed.update)
+      await ctx.jobs.enqueue(checkYtdlpJob, {})
       return c.json({ status: 'checking' }, 202)
     })
     .post('/tools/canary', async (c) => {

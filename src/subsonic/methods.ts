@@ -67,7 +67,8 @@ export function toSong(r: SongRow): SongData {
     mediaType: 'song',
     played: iso(r.played_ms),
     isVideo: false,
-    replayGain: r.track_gain == null && r.track_peak == null ? null : { trackGain: r.track_gain, trackPeak: r.track_peak },
+    // as the tags hold them (2 and 6 decimals): a \`real\` column read back on PostgreSQL carries float4 noise
+    replayGain: r.track_gain == null && r.track_peak == null ? null : { trackGain: decimals(r.track_gain, 2), trackPeak: decimals(r.track_peak, 6) },
   }
 }
 
@@ -648,4 +649,11 @@ async function sendSong(call: Call, download: boolean): Promise<Response> {
   })
   if (!download) res.headers.delete('Content-Disposition')
   return res
+}
+
+/** `value` rounded to `places` decimals (null stays null). */
+function decimals(value: number | null, places: number): number | null {
+  if (value == null) return null
+  const scale = 10 ** places
+  return Math.round(Number(value) * scale) / scale
 }
