@@ -273,6 +273,8 @@ async function runBunTestsTogether(first: Suite, second: Suite) {
   }
   step(`bun test: ${first.name} (with ${second.name} at the same time; its output follows)`)
   const log = outPath(second.name, 'log')
+  // Bun.file as stdout does not truncate: an earlier, longer log's tail would follow this run's output
+  rmSync(log, { force: true })
   const [a, b] = await Promise.all([run(first), run(second, log)])
   step(`bun test: ${second.name} (ran with ${first.name})`)
   process.stdout.write(readFileSync(log, 'utf8'))
