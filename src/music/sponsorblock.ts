@@ -42,39 +42,8 @@ export async function fetchSegments(
   allow: AllowList,
   signal: AbortSignal,
 ): Promise<SkipSegment[]> {
-  const hash = new Bun.CryptoHasher('sha256').update(videoId).digest('hex')
-  const url = new URL(`api/skipSegments/${hash.slice(0, 4)}`, base.endsWith('/') ? base : `${base}/`)
-  url.searchParams.set('categories', JSON.stringify(categories))
-  url.searchParams.set('actionType', 'skip')
-  let res: Response
-  try {
-    res = await guardedFetch(url, { allow, signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]), headers: { accept: 'application/json' } })
-  } catch (err) {
-    signal.throwIfAborted()
-    throw new SponsorBlockUnavailable(err instanceof Error ? err.message : String(err))
-  }
-  // 404: no segments for any video with this prefix
-  if (res.status === 404) {
-    await res.body?.cancel()
-    return []
-  }
-  if (!res.ok) {
-    await res.body?.cancel()
-    throw new SponsorBlockUnavailable(`SponsorBlock answered ${res.status}`)
-  }
-  let body: unknown
-  try {
-    body = await res.json()
-  } catch {
-    throw new SponsorBlockUnavailable('SponsorBlock answered something other than JSON')
-  }
-  const video = Array.isArray(body) ? (body as { videoID?: string; segments?: unknown[] }[]).find((v) => v.videoID === videoId) : undefined
-  const segments = (video?.segments ?? [])
-    .map((s) => s as { category?: string; segment?: unknown[] })
-    .filter((s) => categories.includes(s.category ?? '') && Array.isArray(s.segment))
-    .map((s) => ({ category: s.category!, start: Number(s.segment![0]), end: Number(s.segment![1]) }))
-    .filter((s) => Number.isFinite(s.start) && Number.isFinite(s.end) && s.end > s.start)
-  return mergeSegments(segments)
+  const found = await lookupSegments(base, videoId, categories, ['skip'], allow, signal)
+  return mergeSegments(found.map(({ category, start, end }) => ({ category, start, end })))
 }
 
 /** Overlapping or touching segments become one (cutting twice would cut too much). */
