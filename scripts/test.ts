@@ -190,15 +190,35 @@ function readJunit(file: string): JunitCounts | null {
   return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped') }
 }
 
-/** Names of the failing test cases in a JUnit report, for the summary. */
-function failingCases(file: string): string[] {
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&#10;/g, '\n')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+
+/**
+ * The failing test cases in a JUnit report, for the summary: each one's file, name and the
+ * first lines of its failure with the test file's own stack line. CI keeps only the tail of
+ * the output, so the summary must say why, not only what.
+ */
+function failingCases(file: string): { name: string; why: string }[] {
   if (!existsSync(file)) return []
   const xml = readFileSync(file, 'utf8')
-  const names: string[] = []
-  for (const m of xml.matchAll(/<testcase name="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    if (m[2] && /<(failure|error)\b/.test(m[2])) names.push(m[1]!.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'))
+  const cases: { name: string; why: string }[] = []
+  for (const m of xml.matchAll(/<testcase name="([^"]*)"([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const failure = m[3] && /<(?:failure|error)\b[^>]*>([\s\S]*?)<\/(?:failure|error)>/.exec(m[3])
+    if (!failure) continue
+    const testFile = /\bfile="([^"]*)"/.exec(m[2]!)?.[1] ?? ''
+    const lines = unescapeXml(failure[1]!).split('\n').map((l) => l.trim()).filter(Boolean)
+    const message = lines.filter((l) => !l.startsWith('at ')).slice(0, 4)
+    const where = lines.find((l) => l.startsWith('at ') && testFile && l.includes(testFile.split('/').pop()!))
+    const why = [...message, ...(where ? [where] : [])].map((l) => (l.length > 240 ? `${l.slice(0, 240)}…` : l)).join(' / ')
+    cases.push({ name: `${testFile ? `${testFile}: ` : ''}${unescapeXml(m[1]!)}`, why })
   }
-  return names
+  return cases
 }
 
 /** The `bun test` command line of a suite, writing its JUnit report to `report`. */
@@ -232,7 +252,10 @@ function outcomeOf(name: string, code: number, report: string, seconds: number):
     outcome.note = 'ran no test'
   }
   const failing = failingCases(report)
-  if (failing.length) outcome.note = `failing: ${failing.slice(0, 10).join(' | ')}${failing.length > 10 ? ' ...' : ''}`
+  if (failing.length) {
+    const shown = failing.slice(0, 10).map((f) => `- ${f.name}\n       ${f.why}`)
+    outcome.note = `failing:\n     ${shown.join('\n     ')}${failing.length > 10 ? `\n     ... and ${failing.length - 10} more` : ''}`
+  }
   return outcome
 }
 
