@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 import { CHROMIUM_PATH, launchBrowser } from '../support/browser.ts'
+import { onPage } from '../support/e2e.ts'
 import { signUpOverHttp } from '../support/music.ts'
 import { REPO_ROOT, type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
@@ -78,10 +79,18 @@ describe('installable app', () => {
   test('the worker keeps the app shell (it opens offline) and never stores API answers', async () => {
     const context = await signedIn()
     const page = await context.newPage()
-    await page.goto('/music/downloader')
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
-    await page.reload()
-    await page.getByRole('heading', { name: 'Music Downloader', level: 1 }).waitFor()
+    await onPage(page, 'the first visit', async () => {
+      await page.goto('/music/downloader')
+      await page.getByRole('heading', { name: 'Music Downloader', level: 1 }).waitFor({ timeout: 45_000 })
+    })
+    // the worker registers after the page's load event, installs the shell, then claims the page
+    await onPage(page, 'the worker takes the page', () =>
+      page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 45_000, polling: 200 }),
+    )
+    await onPage(page, 'the reload through the worker', async () => {
+      await page.reload()
+      await page.getByRole('heading', { name: 'Music Downloader', level: 1 }).waitFor({ timeout: 45_000 })
+    })
     const cached = await page.evaluate(async () => {
       const urls: string[] = []
       for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname)
@@ -91,28 +100,43 @@ describe('installable app', () => {
     expect(cached.some((p) => p.startsWith('/assets/'))).toBe(true)
     expect(cached.filter((p) => p.startsWith('/api'))).toEqual([])
     await context.setOffline(true)
-    await page.reload()
-    // the page and its scripts come from the cache: the app renders without a network
-    // (the app then runs: its session check fails without a network, so it may move on to /login)
-    await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0)
-    await page.waitForFunction(() => document.title.endsWith('Tunefeed'))
+    await onPage(page, 'the offline reload', async () => {
+      await page.reload()
+      // the page and its scripts come from the cache: the app renders without a network
+      // (the app then runs: its session check fails without a network, so it may move on to /login)
+      await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0, undefined, { timeout: 45_000 })
+      await page.waitForFunction(() => document.title.endsWith('Tunefeed'), undefined, { timeout: 45_000 })
+    })
     expect(new URL(page.url()).origin).toBe(server.url)
     await context.close()
-  }, 60_000)
+  }, 120_000)
 
   test('a share opens the Music Downloader with the link in Video URL, also from shared text', async () => {
     const context = await signedIn()
     const page = await context.newPage()
     const link = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'
     const videoUrl = page.getByRole('textbox', { name: 'Video URL' })
-    await page.goto(`/music/downloader?sharedTitle=${encodeURIComponent('Never Gonna')}&videoUrl=${encodeURIComponent(link)}`)
+    // the form fills the field from the address once it has rendered: wait for the value, not the field
+    const hasLink = () =>
+      page.waitForFunction(
+        (value) => [...document.querySelectorAll('input')].some((el) => el.value === value),
+        link,
+        { timeout: 45_000, polling: 100 },
+      )
+    await onPage(page, 'a shared link', async () => {
+      await page.goto(`/music/downloader?sharedTitle=${encodeURIComponent('Never Gonna')}&videoUrl=${encodeURIComponent(link)}`)
+      await videoUrl.waitFor({ timeout: 45_000 })
+      await hasLink()
+    })
     expect(await videoUrl.inputValue()).toBe(link)
     // Android apps often share "title + link" as text only
-    await page.goto(`/music/downloader?sharedText=${encodeURIComponent(`Listen to this! ${link} via the app`)}`)
-    await videoUrl.waitFor()
+    await onPage(page, 'shared text', async () => {
+      await page.goto(`/music/downloader?sharedText=${encodeURIComponent(`Listen to this! ${link} via the app`)}`)
+      await videoUrl.waitFor({ timeout: 45_000 })
+      await hasLink()
+    })
     expect(await videoUrl.inputValue()).toBe(link)
-    await page.waitForLoadState('networkidle')
     await page.screenshot({ path: join(SCREENSHOTS, 'share-target-phone.png') })
     await context.close()
-  }, 60_000)
+  }, 120_000)
 })

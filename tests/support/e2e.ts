@@ -69,3 +69,21 @@ export async function openLoggedInPage(
   await page.waitForURL((url) => url.pathname === '/music/downloader')
   return watched
 }
+
+/**
+ * Runs one step of a browser test; when it throws, the error also says where the page
+ * was and what it showed (its URL, title and the start of its text), so a failure seen
+ * only in CI's output can be told apart: a page that moved to /login, a blank page, an
+ * error screen.
+ */
+export async function onPage<T>(page: Page, step: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    const where = await page
+      .evaluate(() => ({ url: location.href, title: document.title, text: (document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 300) }))
+      .catch((e: unknown) => ({ url: page.url(), title: '?', text: `(page not readable: ${e instanceof Error ? e.message.split('\n')[0] : e})` }))
+    const message = err instanceof Error ? err.message.split('\n').slice(0, 3).join(' ') : String(err)
+    throw new Error(`${step}: ${message} [page ${where.url} "${where.title}": ${where.text}]`)
+  }
+}
