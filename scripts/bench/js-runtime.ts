@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runProcess, toolEnv } from '../../src/lib/process.ts'
 import { denoFromPackage, JS_RUNTIME_SINCE } from '../../src/tools/js-runtime.ts'
+import { silentWav } from '../../src/tools/managed.ts'
 
 const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 10)
 const ytdlp = process.argv.find((a) => a.startsWith('--ytdlp='))?.slice(8) ?? Bun.which('yt-dlp')
@@ -98,21 +99,7 @@ try {
     console.log(`\n(1) skipped: needs a yt-dlp ≥ 2025.11 (--ytdlp=...); ${ytdlp ?? 'none'} is ${ytVersion ?? 'missing'}`)
   } else {
     const wav = join(work, 'sample.wav')
-    const samples = 8000
-    const buf = Buffer.alloc(44 + samples * 2)
-    buf.write('RIFF', 0)
-    buf.writeUInt32LE(36 + samples * 2, 4)
-    buf.write('WAVEfmt ', 8)
-    buf.writeUInt32LE(16, 16)
-    buf.writeUInt16LE(1, 20)
-    buf.writeUInt16LE(1, 22)
-    buf.writeUInt32LE(8000, 24)
-    buf.writeUInt32LE(16000, 28)
-    buf.writeUInt16LE(2, 32)
-    buf.writeUInt16LE(16, 34)
-    buf.write('data', 36)
-    buf.writeUInt32LE(samples * 2, 40)
-    writeFileSync(wav, buf)
+    writeFileSync(wav, silentWav())
     const extract = (runtime: string[]) => () => timed([ytdlp, '--ignore-config', '--no-cache-dir', '--enable-file-urls', '-J', '--skip-download', ...runtime, `file://${wav}`])
     console.log(`\n(1) yt-dlp ${ytVersion} -J of a local file (no challenge), median wall time:`)
     const per = await alternate({

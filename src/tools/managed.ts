@@ -341,7 +341,7 @@ export async function selfTest(path: string, workDir: string): Promise<string> {
 }
 
 /** One second of 8 kHz mono silence. */
-function silentWav(): Uint8Array {
+export function silentWav(): Uint8Array {
   const samples = 8000
   const buf = Buffer.alloc(44 + samples * 2)
   buf.write('RIFF', 0)
