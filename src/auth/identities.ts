@@ -68,3 +68,20 @@ export async function listIdentities(db: Db, userId: string) {
     .where(eq(userIdentities.userId, userId))
     .orderBy(asc(userIdentities.createdAt))
 }
+
+/**
+ * Unlinks a provider identity from a user (docs/decisions/212-unlinking-a-provider.md):
+ * `unlinked`; `missing` when none is linked; `last` when it is the account's only way
+ * in (no password and no other identity), which stays linked.
+ */
+export async function unlinkIdentity(db: Db, provider: string, userId: string): Promise<'unlinked' | 'missing' | 'last'> {
+  return db.transaction(async (tx) => {
+    // the user's row locked: a password reset or another unlink of the same account waits for this one
+    const [user] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).for('update')
+    const linked = await tx.select({ provider: userIdentities.provider }).from(userIdentities).where(eq(userIdentities.userId, userId))
+    if (!user || !linked.some((l) => l.provider === provider)) return 'missing'
+    if (!user.passwordHash && linked.length === 1) return 'last'
+    await tx.delete(userIdentities).where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, provider)))
+    return 'unlinked'
+  })
+}

@@ -8,7 +8,7 @@ import { log } from '../lib/logger.ts'
 import { publicOrigin, requestProtocol } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
-import { linkIdentity, listIdentities, signInWithIdentity } from './identities.ts'
+import { linkIdentity, listIdentities, signInWithIdentity, unlinkIdentity } from './identities.ts'
 import { OIDC_PROVIDER_ID, OidcClient, OidcError, type OidcAttempt } from './oidc.ts'
 import type { LinkedIdentity, Provider } from './schema.ts'
 import { createSession, currentUser, setSessionCookie } from './session.ts'
@@ -83,6 +83,18 @@ export function oidcRoutes(ctx: AppContext) {
         createdAt: r.createdAt.toISOString(),
       }))
       return c.json({ identities }, 200)
+    })
+    .delete('/identities/:provider', async (c) => {
+      const me = currentUser(c)
+      // unlinking changes the ways into the account: the account's own session, never an API token
+      if (c.get('apiTokenId')) fail(403, 'API tokens cannot be used here; sign in instead.')
+      const provider = c.req.param('provider')
+      const name = client && provider === OIDC_PROVIDER_ID ? client.name : 'this provider'
+      const outcome = await unlinkIdentity(db, provider, me.id)
+      if (outcome === 'missing') fail(404, 'Identity not found.')
+      if (outcome === 'last')
+        fail(409, `${name} is the only way into this account: set a password first (Reset Password on the login page sends a code), then unlink it.`)
+      return c.body(null, 204)
     })
     .get('/oidc/:id/start', valid('query', startQuery), async (c) => {
       const oidc = provider(c)

@@ -207,6 +207,52 @@ describe('linking from the Account page', () => {
   })
 })
 
+describe('unlinking from the Account page', () => {
+  test('a linked provider is unlinked: it no longer signs into the account, the password still does', async () => {
+    const { client, email, password } = await signUp(t)
+    const login = idpUser(email)
+    const res = await startLink(client)
+    const back = await signInAtProvider(res.headers.get('location')!, login)
+    await t.app.request(`${back.pathname}${back.search}`, { headers: { cookie: `tunefeed_oidc=${setCookie(res, 'tunefeed_oidc')!.value}; ${client.cookie}` } })
+    expect(await whoIs((await signIn(login)).session)).toBe(email)
+    const removed = await client.request('/api/auth/identities/default', { method: 'DELETE' })
+    expect(removed.status).toBe(204)
+    expect(await (await client.get('/api/auth/identities')).json()).toEqual({ identities: [] })
+    // the e-mail has an account that is not linked any more: nobody is signed in
+    expect((await signIn(login)).location).toBe('/login?oidc_error=exists')
+    expect((await new Client(t).post('/api/auth/login', { email, password })).status).toBe(200)
+    await expectError(client.request('/api/auth/identities/default', { method: 'DELETE' }), 404, 'Identity not found.')
+  })
+
+  test("a provider-made account keeps its only way in (409) until it has a password; another user's link is not touched", async () => {
+    const made = newEmail()
+    const login = idpUser(made)
+    const first = await signIn(login)
+    const owner = new Client(t)
+    owner.cookie = `tunefeed_session=${first.session}`
+    const refused = await expectError(owner.request('/api/auth/identities/default', { method: 'DELETE' }), 409)
+    expect(refused).toContain('only way into this account')
+    expect(refused).toContain('set a password first')
+    expect(await whoIs((await signIn(login)).session)).toBe(made)
+    // another account asking to unlink its own (absent) link changes nothing of this one
+    const other = await signUp(t)
+    await expectError(other.client.request('/api/auth/identities/default', { method: 'DELETE' }), 404, 'Identity not found.')
+    expect(await whoIs((await signIn(login)).session)).toBe(made)
+    // with a password set, the link can go
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, made))
+    await t.ctx.db.update(users).set({ passwordHash: await Bun.password.hash('a-password-now', { algorithm: 'argon2id' }) }).where(eq(users.id, row!.id))
+    expect((await owner.request('/api/auth/identities/default', { method: 'DELETE' })).status).toBe(204)
+    expect((await new Client(t).post('/api/auth/login', { email: made, password: 'a-password-now' })).status).toBe(200)
+  })
+
+  test('needs a session: 401 without one, 403 with an API token', async () => {
+    await expectError(t.app.request('/api/auth/identities/default', { method: 'DELETE' }), 401, 'Unauthorized')
+    const { client } = await signUp(t)
+    const { token } = (await (await client.post('/api/auth/tokens', { name: 'script' })).json()) as { token: string }
+    await expectError(t.app.request('/api/auth/identities/default', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }), 403)
+  })
+})
+
 describe('a disabled user', () => {
   test('gets no session from the provider', async () => {
     const { client, email } = await signUp(t)

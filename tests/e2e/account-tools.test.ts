@@ -149,6 +149,18 @@ describe('sign in with an identity provider', () => {
     await again.page.waitForURL((url) => url.origin === server.url && url.pathname !== '/login')
     await again.page.goto('/account')
     expect(await again.page.getByLabel('Email').inputValue()).toBe(email)
+    // unlinked again, by keyboard, after a confirmation: the password account goes on alone
+    const linkedList = again.page.getByRole('list', { name: 'Sign-in providers' })
+    await linkedList.getByRole('button', { name: 'Unlink Pocket ID' }).focus()
+    await again.page.keyboard.press('Enter')
+    const dialog = again.page.getByRole('alertdialog', { name: 'Unlink Pocket ID' })
+    await dialog.getByText('Pocket ID will no longer sign into this account.', { exact: false }).waitFor()
+    expect(await axeFindings(again.page, 'the Unlink confirmation')).toEqual([])
+    await dialog.getByRole('button', { name: 'Unlink' }).click()
+    await again.page.getByText('Pocket ID is unlinked: sign in with your password from now on.').waitFor()
+    await linkedList.getByText('Not linked').waitFor()
+    const identities = await again.page.evaluate(async () => (await fetch('/api/auth/identities')).json())
+    expect(identities).toEqual({ identities: [] })
     await again.context.close()
   }, 90_000)
 

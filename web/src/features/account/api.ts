@@ -90,6 +90,15 @@ export const identitiesQuery = queryOptions({
   queryFn: () => request(api.auth.identities.$get()),
 })
 
+/** Unlinks a sign-in provider from the account (DELETE /api/auth/identities/{provider}). */
+export function useUnlinkIdentity() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (provider: string) => request(api.auth.identities[':provider'].$delete({ param: { provider } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.authProvider.identities() }),
+  })
+}
+
 /** Deletes the account and everything in it, then leaves for the login page and drops every cached query. */
 export function useDeleteAccount() {
   const queryClient = useQueryClient()
