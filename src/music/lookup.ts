@@ -1,9 +1,9 @@
 import { fail } from '../lib/errors.ts'
-import { type ErrorKind, ToolFailure } from '../tools/failure.ts'
+import { type ErrorKind, ownSentence, ToolFailure } from '../tools/failure.ts'
 import { chaptersOf } from './chapters.ts'
 import { guardedFetch } from '../lib/guarded-fetch.ts'
 import type { AllowList } from '../lib/url-guard.ts'
-import { ERROR_KIND_HEADER, type Lookup, type MusicTags } from './schema.ts'
+import { ERROR_KIND_HEADER, ERROR_REASON_HEADER, type Lookup, type MusicTags } from './schema.ts'
 import { readTagsFromBuffer } from './tags.ts'
 import { artistFromChannel, parseUploadTitle } from './title-parse.ts'
 import type { AppContext, SessionUser } from '../context.ts'
@@ -167,7 +167,8 @@ export class LookupService {
       answerPaceWait(err)
       // the fixed `{detail}`; why, as a kind in a header, for the form's "Nothing could be read at this link: …"
       const kind: ErrorKind = err instanceof ToolFailure ? err.kind : clientGone.aborted ? 'internal' : 'timeout'
-      fail(400, 'Unable to get video info.', { [ERROR_KIND_HEADER]: kind })
+      const own = err instanceof ToolFailure ? ownSentence(err.message) : null
+      fail(400, 'Unable to get video info.', { [ERROR_KIND_HEADER]: kind, ...(own ? { [ERROR_REASON_HEADER]: own } : {}) })
     }
     if (refused) fail(403, `video_url: ${PRIVATE_LIST_REFUSAL}`)
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!)

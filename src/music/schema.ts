@@ -192,6 +192,8 @@ export interface Candidate {
 
 /** The header of a failed look-up (GET /api/music/lookup, 400) naming why it failed: one of the job's `errorKind`s. */
 export const ERROR_KIND_HEADER = 'x-error-kind'
+/** A failed look-up's own sentence, where its failure carries one (failureSentence's own sentences: a missing JavaScript runtime). */
+export const ERROR_REASON_HEADER = 'x-error-reason'
 
 /**
  * Why a link could not be read, completing "Nothing could be read at this link: …"
@@ -215,8 +217,12 @@ export const LOOKUP_REASONS: Record<ErrorKind, string> = {
   internal: 'something went wrong on the server. Try again; if it keeps failing, tell an admin.',
 }
 
-/** The sentence for a failed look-up's kind header (an unknown or missing kind reads as a generic failure). */
-export function lookupFailure(kind: string | null): string {
+/**
+ * The sentence for a failed look-up's kind header (an unknown or missing kind reads as a generic failure);
+ * a failure's own sentence (ERROR_REASON_HEADER) says more than its kind's, and an admin must act on it.
+ */
+export function lookupFailure(kind: string | null, own?: string | null): string {
+  if (own) return `Nothing could be read at this link: ${own} Tell an admin.`
   const reason = kind && kind in LOOKUP_REASONS ? LOOKUP_REASONS[kind as ErrorKind] : 'the downloader could not read it. Check the link.'
   return `Nothing could be read at this link: ${reason}`
 }

@@ -52,6 +52,11 @@ export const JS_RUNTIME_MISSING = 'YouTube downloads need Deno 2.3 or later, or 
  */
 const OWN_SENTENCES: ReadonlySet<string> = new Set([JS_RUNTIME_MISSING])
 
+/** A failure's own sentence (one of OWN_SENTENCES), or null when its kind's sentence stands for it. */
+export function ownSentence(message: string | null | undefined): string | null {
+  return message && OWN_SENTENCES.has(message) ? message : null
+}
+
 /** The sentence a person sees for a failure of `kind` whose recorded message is `message`. */
 export function failureSentence(kind: ErrorKind, message: string | null | undefined): string {
   return message && OWN_SENTENCES.has(message) ? message : ERROR_SENTENCES[kind]

@@ -7,6 +7,7 @@ import { startFakeYtdlp, type FakeYtdlp } from '../../tests/support/fake-ytdlp.t
 import { makeTone, startMediaServer, type MediaServer } from '../../tests/support/media.ts'
 import { musicForm, postForm, waitForJob } from '../../tests/support/music.ts'
 import { setAdmin } from '../auth/queries.ts'
+import { lookupFailure } from '../music/schema.ts'
 import { JS_RUNTIME_MISSING } from './failure.ts'
 import { denoFromPackage } from './js-runtime.ts'
 
@@ -124,6 +125,20 @@ describe('a supported Deno, then a yt-dlp update that refuses it', () => {
     expect(failed.failed).toMatch(/Z$/)
     // refused before yt-dlp ran
     expect(refusing.calls().some((a) => a.includes(watch('tunefeedJsB')))).toBe(false)
+
+    // the form's look-up of a YouTube link says the same, not "the downloader is not installed"
+    const look = await admin.get(`/api/music/lookup?video_url=${encodeURIComponent(watch('tunefeedJsC'))}`)
+    expect(look.status).toBe(400)
+    expect(await look.json()).toEqual({ detail: 'Unable to get video info.' })
+    expect(look.headers.get('x-error-kind')).toBe('tool_missing')
+    expect(look.headers.get('x-error-reason')).toBe(SENTENCE)
+    expect(lookupFailure(look.headers.get('x-error-kind'), look.headers.get('x-error-reason'))).toBe(
+      `Nothing could be read at this link: ${SENTENCE} Tell an admin.`,
+    )
+    // a look-up that fails for another reason carries no reason header: its kind's sentence stands
+    const gone = await admin.get(`/api/music/lookup?video_url=${encodeURIComponent(`${media.url}/files/missing.mp3`)}`)
+    expect(gone.status).toBe(400)
+    expect(gone.headers.get('x-error-reason')).toBeNull()
 
     const other = await runJob(admin, source)
     expect(other.completed).toMatch(/Z$/)

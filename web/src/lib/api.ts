@@ -32,6 +32,8 @@ export class ApiError extends Error {
     readonly data?: unknown,
     /** Why, where the server names it in `x-error-kind` (a failed link look-up). */
     readonly errorKind?: string | null,
+    /** The failure's own sentence, where the server gives one in `x-error-reason` (a missing JavaScript runtime). */
+    readonly errorReason?: string | null,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -79,7 +81,7 @@ export async function request<R extends ClientResponse<unknown, number, string>>
     } else data = raw
   }
   if (res.status >= 200 && res.status < 300) return data as OkBody<R>
-  throw new ApiError(res.status, detailText(detailOf(data, raw)) || `Request failed (${res.status}).`, res.status, data, res.headers.get('x-error-kind'))
+  throw new ApiError(res.status, detailText(detailOf(data, raw)) || `Request failed (${res.status}).`, res.status, data, res.headers.get('x-error-kind'), res.headers.get('x-error-reason'))
 }
 
 /** Text for an error shown in a form or notification. */

@@ -51,7 +51,7 @@ function focusSubmit() {
 
 /** "Nothing could be read at this link: …" for a failed GET /api/music/lookup. */
 export function lookupErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.status === 400) return lookupFailure(err.errorKind ?? null)
+  if (err instanceof ApiError && err.status === 400) return lookupFailure(err.errorKind ?? null, err.errorReason)
   const why = errorText(err).replace(/^video_url: /, '')
   return `Nothing could be read at this link: ${why.charAt(0).toLowerCase()}${why.slice(1)}`
 }
