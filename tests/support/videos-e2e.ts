@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core'
 import { type FakeYoutube, type FakeYoutubeOptions, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { CHROMIUM_PATH } from './browser.ts'
 import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from './e2e.ts'
@@ -34,8 +34,14 @@ export let consoleProblems: string[] = []
 /** Timings for the closing note (printed at the end). */
 export const perf: Record<string, unknown> = {}
 
-/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
-export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean } = {}) {
+/**
+ * Registers the file's set-up (a signed-in page on a fresh server) and tear-down. `env`: more
+ * server settings, read when the server starts (stand-ins started by an earlier beforeAll);
+ * `context`: more browser context options (`bypassCSP` for axe-core).
+ */
+export function setUpVideoArea(
+  opts: { fake?: FakeYoutubeOptions; directMedia?: boolean; env?: () => Record<string, string>; context?: BrowserContextOptions } = {},
+) {
   let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
     for (const key of Object.keys(perf)) delete perf[key]
@@ -52,14 +58,14 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
     const { YOUTUBE_MEDIA_URL, ...youtubeEnv } = fake.env
     const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }) }
     ;[server, browser] = await Promise.all([
-      startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
+      startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000', ...opts.env?.() }),
       chromium.launch({
         executablePath: CHROMIUM_PATH,
         args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
         headless: true,
       }),
     ])
-    const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
+    const watched = await openLoggedInPage(browser, { ...opts.context, baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
     ;({ context, page, pageErrors, consoleProblems } = watched)
   }, 240_000)
 

@@ -6,11 +6,12 @@ import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
+import { SponsorblockTab } from './sponsorblock-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
 /**
  * /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings),
- * Music Players (docs/subsonic.md), Notifications and Legal. `tab` and `onTabChange`: the open tab lives in the URL
+ * Music Players (docs/subsonic.md), Notifications, SponsorBlock (docs/product.md#sponsorblock) and Legal. `tab` and `onTabChange`: the open tab lives in the URL
  * (`?tab=webdav`), so a reload or a shared link keeps it.
  */
 export function AccountPage({
@@ -29,6 +30,7 @@ export function AccountPage({
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
           <TabsTrigger value="players">Music Players</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
+          <TabsTrigger value="sponsorblock">SponsorBlock</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
@@ -46,6 +48,9 @@ export function AccountPage({
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationsTab />
+        </TabsContent>
+        <TabsContent value="sponsorblock">
+          <SponsorblockTab />
         </TabsContent>
         <TabsContent value="legal">
           <LegalTab />
