@@ -115,7 +115,7 @@ describe('SponsorBlock in the YouTube player', () => {
     await page.reload()
     await page.getByRole('radiogroup', { name: 'Sponsor: action' }).waitFor()
     expect(await page.getByRole('radiogroup', { name: 'Sponsor: action' }).getByRole('radio', { name: 'Mute' }).isChecked()).toBe(true)
-  })
+  }, 60_000)
 
   noPageErrors()
 })

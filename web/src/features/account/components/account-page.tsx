@@ -1,3 +1,4 @@
+import { css } from 'styled-system/css'
 import { Page } from '~/components/layout/page.tsx'
 import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
 import type { SessionUser } from '~/lib/session.ts'
@@ -8,6 +9,15 @@ import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
 import { SponsorblockTab } from './sponsorblock-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
+
+// more tabs than one row of the 2xl column holds: they wrap at every width (as on phones),
+// the chosen one underlined by itself since the sliding indicator assumes one row
+const wrapTabs = css({
+  flexWrap: 'wrap',
+  rowGap: '1',
+  '& > [data-part=trigger][data-selected]': { boxShadow: 'inset 0 -2px 0 0 var(--colors-color-palette-default)' },
+  '& > [data-part=indicator]': { display: 'none' },
+})
 
 /**
  * /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings),
@@ -24,7 +34,7 @@ export function AccountPage({
   return (
     <Page title="Account">
       <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="2xl">
-        <TabsList>
+        <TabsList className={wrapTabs}>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
