@@ -212,7 +212,7 @@ describe('accessibility in the browser', () => {
           await visit(path, ready)
           findings.push(...(await axe(`${path} @${viewport.width}`)))
         }
-        for (const tab of ['WebDAV', 'Legal']) {
+        for (const tab of ['WebDAV', 'SponsorBlock', 'Legal']) {
           await page.getByRole('tab', { name: tab }).click()
           findings.push(...(await axe(`/account ${tab} @${viewport.width}`)))
         }

@@ -16,10 +16,11 @@ export type Segment = { uuid: string; category: string; actionType: string; star
 /** How often the player's time is read while it plays (the IFrame API has no time events). */
 export const POLL_MS = 200
 /**
- * A segment counts as begun this much before its start: the IFrame API's time is the embed's
- * last report (up to ~250 ms old), so a skip lands within half a second of the start.
+ * A segment counts as begun this much before its start (timer and seek latency); a skip segment
+ * starting before the next poll gets a wake-up at its start (`wakeInMs`, `estimateTime`: the
+ * IFrame API's time is the embed's last report, up to ~250 ms old).
  */
-export const LEAD_SECONDS = 0.1
+export const LEAD_SECONDS = 0.05
 /** Closer than this to a segment's end, there is nothing left worth a seek. */
 export const END_SLACK_SECONDS = 0.25
 /** Skip segments closer than this to each other are skipped as one (no second seek, one notice). */
