@@ -51,10 +51,13 @@ export function SegmentNoticeView({
   }, [key, holding])
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset is for form fields; this names the notice's buttons for screen readers
     <div
       ref={root}
       className={cx(box, placement === 'floating' ? floating : inline)}
       data-active={notice ? '' : undefined}
+      role="group"
+      aria-label="SponsorBlock notice"
       data-testid="segment-notice"
       onFocus={() => setHeld((h) => ({ ...h, focus: true }))}
       onBlur={(e) => !root.current?.contains(e.relatedTarget as Node | null) && setHeld((h) => ({ ...h, focus: false }))}
