@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { axeFindings } from '../support/axe.ts'
-import { type MusicServices, startMusicServices } from '../support/music-services.ts'
 import { expectOnlyHashPrefixes, recordSeeks, skipTo } from '../support/sponsorblock-e2e.ts'
 import {
   api,
@@ -13,6 +12,7 @@ import {
   perf,
   progressSlider,
   setUpVideoArea,
+  sponsorBlock,
   shot,
   subscribeAndWait,
   until,
@@ -24,12 +24,7 @@ import {
 // through the page's own <video> (the YouTube player: videos-sponsorblock.test.ts). Skip, mute
 // and show segments from the SponsorBlock stand-in, which records what it is asked.
 
-let sb: MusicServices
-beforeAll(async () => {
-  sb = await startMusicServices()
-})
-afterAll(() => sb?.stop())
-setUpVideoArea({ context: { bypassCSP: true }, env: () => ({ SPONSORBLOCK_URL: sb.sbUrl, FETCH_ALLOW_HOSTS: '127.0.0.1' }) })
+setUpVideoArea({ context: { bypassCSP: true } })
 
 const clip = () =>
   page.evaluate(() => {
@@ -42,7 +37,7 @@ describe('SponsorBlock in the HTML5 player', () => {
   beforeAll(async () => {
     await subscribeAndWait('@tiny-kitchen', fake.channel('@tiny-kitchen').uploads.length)
     videos = (await api<{ videos: VideoJson[] }>('/api/youtube/videos/list?per_page=12')).videos
-    sb.segments.set(videos[0]!.id, [
+    sponsorBlock.segments.set(videos[0]!.id, [
       { category: 'sponsor', segment: [4, 8] },
       { category: 'filler', segment: [11, 14] },
       { category: 'intro', segment: [20, 24] },
@@ -99,12 +94,25 @@ describe('SponsorBlock in the HTML5 player', () => {
       })
 
       expectOnlyHashPrefixes(
-        sb,
+        sponsorBlock,
         videos.map((v) => v.id),
       )
     },
     { timeout: 120_000 },
   )
+
+  test('SponsorBlock down: the player says so in words and plays on', async () => {
+    sponsorBlock.sponsorBlockDown = true
+    try {
+      await footer().getByRole('button', { name: 'Next video' }).click()
+      await waitForFooterTitle(videos[1]!.title)
+      await page.getByRole('status').filter({ hasText: 'SponsorBlock could not be reached, so no segments are skipped in this video.' }).waitFor()
+      await clipLoaded(videos[1]!.id)
+      await until('playing on', async () => (await clip()).t > 1)
+    } finally {
+      sponsorBlock.sponsorBlockDown = false
+    }
+  }, 60_000)
 
   noPageErrors()
 })

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Frame } from 'playwright-core'
 import { axeFindings } from '../support/axe.ts'
 import { SCREENSHOTS } from '../support/e2e.ts'
-import { type MusicServices, startMusicServices } from '../support/music-services.ts'
 import { expectOnlyHashPrefixes, recordSeeks, seeks, skipTo } from '../support/sponsorblock-e2e.ts'
-import { api, fake, noPageErrors, page, perf, setUpVideoArea, shot, subscribeAndWait, until, type VideoJson } from '../support/videos-e2e.ts'
+import { api, fake, noPageErrors, page, perf, setUpVideoArea, shot, sponsorBlock, subscribeAndWait, until, type VideoJson } from '../support/videos-e2e.ts'
 
 // SponsorBlock in the YouTube player (the IFrame Player API stand-in, production-like: no direct
 // media) on the video page, and the Account page's SponsorBlock section. The segments come from
 // the SponsorBlock stand-in (tests/support/music-services.ts), which records what it is asked.
 // The HTML5 player: videos-sponsorblock-html5.test.ts.
 
-let sb: MusicServices
-beforeAll(async () => {
-  sb = await startMusicServices()
-})
-afterAll(() => sb?.stop())
-setUpVideoArea({ directMedia: false, context: { bypassCSP: true }, env: () => ({ SPONSORBLOCK_URL: sb.sbUrl, FETCH_ALLOW_HOSTS: '127.0.0.1' }) })
+setUpVideoArea({ directMedia: false, context: { bypassCSP: true } })
 
 /** The embed frame playing `id`. */
 async function embed(id: string): Promise<Frame> {
@@ -51,7 +45,7 @@ describe('SponsorBlock in the YouTube player', () => {
   beforeAll(async () => {
     await subscribeAndWait('@tiny-kitchen', fake.channel('@tiny-kitchen').uploads.length)
     videos = (await api<{ videos: VideoJson[] }>('/api/youtube/videos/list?per_page=12')).videos
-    sb.segments.set(videos[0]!.id, [{ category: 'sponsor', segment: [6, 12] }])
+    sponsorBlock.segments.set(videos[0]!.id, [{ category: 'sponsor', segment: [6, 12] }])
   }, 120_000)
 
   test(
@@ -86,7 +80,7 @@ describe('SponsorBlock in the YouTube player', () => {
       expect((await seeks(frame)).filter((s) => Math.abs(s.to - 12) < 0.3)).toHaveLength(1)
 
       expectOnlyHashPrefixes(
-        sb,
+        sponsorBlock,
         videos.map((v) => v.id),
       )
     },

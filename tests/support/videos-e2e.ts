@@ -4,6 +4,7 @@ import { type Browser, type BrowserContext, type BrowserContextOptions, type Pag
 import { type FakeYoutube, type FakeYoutubeOptions, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { CHROMIUM_PATH } from './browser.ts'
 import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from './e2e.ts'
+import { type MusicServices, startMusicServices } from './music-services.ts'
 import { type ServerProcess, startServerProcess } from './server-process.ts'
 import { ensureWebBuild } from './web-build.ts'
 import { until } from './wait.ts'
@@ -13,7 +14,8 @@ export { until }
 // The video area end to end (tests/e2e/videos-*.test.ts): the built web app in
 // Debian's Chromium against the real server process (job queue, WebSocket) and
 // the fake YouTube server with its local WebM clips, so the autoplay player
-// runs on the HTML5 backend. Everything listens on 127.0.0.1; nothing leaves
+// runs on the HTML5 backend, and the SponsorBlock stand-in (no segments unless a test sets
+// them in `sponsorBlock.segments`). Everything listens on 127.0.0.1; nothing leaves
 // loopback. Each test file calls setUpVideoArea() once and gets its own fake,
 // server, data folder and signed-in page (the bindings below).
 
@@ -23,6 +25,7 @@ export const DESKTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 760 }
 
 export let fake: FakeYoutube
+export let sponsorBlock: MusicServices
 export let server: ServerProcess
 export let browser: Browser
 export let context: BrowserContext
@@ -34,21 +37,15 @@ export let consoleProblems: string[] = []
 /** Timings for the closing note (printed at the end). */
 export const perf: Record<string, unknown> = {}
 
-/**
- * Registers the file's set-up (a signed-in page on a fresh server) and tear-down. `env`: more
- * server settings, read when the server starts (stand-ins started by an earlier beforeAll);
- * `context`: more browser context options (`bypassCSP` for axe-core).
- */
-export function setUpVideoArea(
-  opts: { fake?: FakeYoutubeOptions; directMedia?: boolean; env?: () => Record<string, string>; context?: BrowserContextOptions } = {},
-) {
+/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down; `context`: more browser context options (`bypassCSP` for axe-core). */
+export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean; context?: BrowserContextOptions } = {}) {
   let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
     for (const key of Object.keys(perf)) delete perf[key]
     folders = e2eFolders('videos-e2e')
     workDir = folders.workDir
     const dataDir = folders.dataDir
-    ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true, ...opts.fake }), ensureWebBuild()])
+    ;[fake, sponsorBlock] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true, ...opts.fake }), startMusicServices(), ensureWebBuild()])
 
     await createUser(dataDir, EMAIL, PASSWORD)
     // the category names (the scheduler does this daily; the 'Categories' filter shows once they exist)
@@ -56,9 +53,14 @@ export function setUpVideoArea(
 
     // without direct media (production-like) videos play through the IFrame Player API stand-in
     const { YOUTUBE_MEDIA_URL, ...youtubeEnv } = fake.env
-    const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }) }
+    const env = {
+      ...youtubeEnv,
+      ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }),
+      SPONSORBLOCK_URL: sponsorBlock.sbUrl,
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+    }
     ;[server, browser] = await Promise.all([
-      startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000', ...opts.env?.() }),
+      startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
       chromium.launch({
         executablePath: CHROMIUM_PATH,
         args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
@@ -75,6 +77,7 @@ export function setUpVideoArea(
     await browser?.close()
     await server?.stop()
     await fake?.stop()
+    await sponsorBlock?.stop()
     folders?.remove()
   })
 }
