@@ -57,7 +57,9 @@ function VideoView({ video }: { video: VideoDetail }) {
   }
   usePlayerShortcuts(actions)
   useMediaSession({ video, playing, ...progress, actions })
-  const segments = useSegmentActions(video.id, player, { playing })
+  // played again after its end: a new play-through, segments skipped again
+  const [playThrough, setPlayThrough] = useState(0)
+  const segments = useSegmentActions(video.id, player, { playing, session: playThrough })
 
   const liked = !!video.liked
   const queued = !!video.queued
@@ -82,6 +84,7 @@ function VideoView({ video }: { video: VideoDetail }) {
           onEnded={(p, d) => {
             tracking.ended(p, d)
             setPlaying(false)
+            setPlayThrough((n) => n + 1)
           }}
           onError={(message) => notify.error(message, video.title)}
         />
