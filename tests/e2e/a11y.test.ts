@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { axeFindings, type Finding } from '../support/axe.ts'
+import { type MusicServices, startMusicServices } from '../support/music-services.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { adminCommand, createUser, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
@@ -19,6 +20,7 @@ const DESKTOP = { width: 1280, height: 800 }
 const PHONE = { width: 390, height: 760 }
 
 let fake: FakeYoutube
+let sponsorBlock: MusicServices
 let server: ServerProcess
 let browser: Browser
 let context: BrowserContext
@@ -31,11 +33,19 @@ const pageErrors: string[] = []
 beforeAll(async () => {
   folders = e2eFolders('a11y-e2e')
   const { dataDir } = folders
-  ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true }), ensureWebBuild()])
+  ;[fake, sponsorBlock] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true }), startMusicServices(), ensureWebBuild()])
   await createUser(dataDir, EMAIL, PASSWORD)
   await adminCommand(['youtube-refresh-categories'], { DATA_DIR: dataDir, ...fake.env })
   ;[server, browser] = await Promise.all([
-    startServerProcess({ DATA_DIR: dataDir, ...fake.env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
+    startServerProcess({
+      DATA_DIR: dataDir,
+      ...fake.env,
+      YOUTUBE_RETRY_BASE_MS: '1',
+      RATE_LIMIT_MAX: '1000',
+      // the player asks for SponsorBlock segments: the stand-in answers (no segments)
+      SPONSORBLOCK_URL: sponsorBlock.sbUrl,
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+    }),
     launchBrowser(),
   ])
   // bypassCSP: the app's script-src refuses the injected axe-core script (the policy itself is tested elsewhere)
@@ -51,6 +61,7 @@ afterAll(async () => {
   await browser?.close()
   await server?.stop()
   await fake?.stop()
+  await sponsorBlock?.stop()
   folders?.remove()
 })
 
@@ -212,7 +223,7 @@ describe('accessibility in the browser', () => {
           await visit(path, ready)
           findings.push(...(await axe(`${path} @${viewport.width}`)))
         }
-        for (const tab of ['WebDAV', 'Legal']) {
+        for (const tab of ['WebDAV', 'SponsorBlock', 'Legal']) {
           await page.getByRole('tab', { name: tab }).click()
           findings.push(...(await axe(`/account ${tab} @${viewport.width}`)))
         }

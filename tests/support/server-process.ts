@@ -48,6 +48,8 @@ export function baseEnv(env: Record<string, string>): Record<string, string> {
     YTDLP_UPDATE: 'off',
     // the canary (src/tools/canary.ts) never reaches YouTube from a test: nothing listens on port 9
     YTDLP_CANARY_URL: 'http://127.0.0.1:9/canary',
+    // nor SponsorBlock (the player asks for segments): unavailable unless a test points it at its stand-in
+    SPONSORBLOCK_URL: 'http://127.0.0.1:9/sponsorblock',
     // no YouTube pacing unless a test sets it (src/tools/pace.test.ts)
     YTDLP_SLEEP_SECONDS: '0',
     APP_SECRET: 'process-test-secret-process-test-secret',

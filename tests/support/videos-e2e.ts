@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core'
 import { type FakeYoutube, type FakeYoutubeOptions, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { CHROMIUM_PATH } from './browser.ts'
 import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from './e2e.ts'
+import { type MusicServices, startMusicServices } from './music-services.ts'
 import { type ServerProcess, startServerProcess } from './server-process.ts'
 import { ensureWebBuild } from './web-build.ts'
 import { until } from './wait.ts'
@@ -13,7 +14,8 @@ export { until }
 // The video area end to end (tests/e2e/videos-*.test.ts): the built web app in
 // Debian's Chromium against the real server process (job queue, WebSocket) and
 // the fake YouTube server with its local WebM clips, so the autoplay player
-// runs on the HTML5 backend. Everything listens on 127.0.0.1; nothing leaves
+// runs on the HTML5 backend, and the SponsorBlock stand-in (no segments unless a test sets
+// them in `sponsorBlock.segments`). Everything listens on 127.0.0.1; nothing leaves
 // loopback. Each test file calls setUpVideoArea() once and gets its own fake,
 // server, data folder and signed-in page (the bindings below).
 
@@ -23,6 +25,7 @@ export const DESKTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 760 }
 
 export let fake: FakeYoutube
+export let sponsorBlock: MusicServices
 export let server: ServerProcess
 export let browser: Browser
 export let context: BrowserContext
@@ -34,15 +37,15 @@ export let consoleProblems: string[] = []
 /** Timings for the closing note (printed at the end). */
 export const perf: Record<string, unknown> = {}
 
-/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
-export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean } = {}) {
+/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down; `context`: more browser context options (`bypassCSP` for axe-core). */
+export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean; context?: BrowserContextOptions } = {}) {
   let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
     for (const key of Object.keys(perf)) delete perf[key]
     folders = e2eFolders('videos-e2e')
     workDir = folders.workDir
     const dataDir = folders.dataDir
-    ;[fake] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true, ...opts.fake }), ensureWebBuild()])
+    ;[fake, sponsorBlock] = await Promise.all([startFakeYoutube({ port: 0, hostname: '127.0.0.1', media: true, ...opts.fake }), startMusicServices(), ensureWebBuild()])
 
     await createUser(dataDir, EMAIL, PASSWORD)
     // the category names (the scheduler does this daily; the 'Categories' filter shows once they exist)
@@ -50,7 +53,12 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
 
     // without direct media (production-like) videos play through the IFrame Player API stand-in
     const { YOUTUBE_MEDIA_URL, ...youtubeEnv } = fake.env
-    const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }) }
+    const env = {
+      ...youtubeEnv,
+      ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }),
+      SPONSORBLOCK_URL: sponsorBlock.sbUrl,
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+    }
     ;[server, browser] = await Promise.all([
       startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
       chromium.launch({
@@ -59,7 +67,7 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
         headless: true,
       }),
     ])
-    const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
+    const watched = await openLoggedInPage(browser, { ...opts.context, baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
     ;({ context, page, pageErrors, consoleProblems } = watched)
   }, 240_000)
 
@@ -69,6 +77,7 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
     await browser?.close()
     await server?.stop()
     await fake?.stop()
+    await sponsorBlock?.stop()
     folders?.remove()
   })
 }

@@ -41,6 +41,12 @@ export const queryKeys = {
   youtubeVideoCategory: { all: ['YoutubeVideoCategory'] as const },
   youtubeLikeVideos: { all: ['YoutubeLikeVideos'] as const },
   youtubeQueueVideos: { all: ['YoutubeQueueVideos'] as const },
+  /** SponsorBlock: the user's category actions and each video's segments (with those actions), refreshed together. */
+  youtubeSponsorblock: {
+    all: ['YoutubeSponsorblock'] as const,
+    settings: () => ['YoutubeSponsorblock', 'settings'] as const,
+    segments: (id: string) => ['YoutubeSponsorblock', 'segments', id] as const,
+  },
   admin: {
     all: ['Admin'] as const,
     status: () => ['Admin', 'status'] as const,

@@ -23,6 +23,11 @@ export interface PlayerBackend {
   /** Seconds played and total, 0 while unknown. */
   currentTime(): number
   duration(): number
+  /**
+   * Mutes for a span (a SponsorBlock `mute` segment); `false` gives the sound back as it was
+   * before (a player the browser or the viewer had muted stays muted).
+   */
+  setMuted(muted: boolean): void
   destroy(): void
 }
 

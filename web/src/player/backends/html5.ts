@@ -19,6 +19,8 @@ export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { c
   let startAt = 0
   let autoplay = false
   let loading = false
+  /** The element's own muted state before setMuted(true), or null while not muted by it. */
+  let mutedBefore: boolean | null = null
 
   const tryPlay = () => {
     el.play().catch((err: unknown) => {
@@ -73,6 +75,15 @@ export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { c
     },
     currentTime: () => el.currentTime || 0,
     duration: () => (Number.isFinite(el.duration) ? el.duration : 0),
+    setMuted(muted: boolean) {
+      if (muted) {
+        mutedBefore ??= el.muted
+        el.muted = true
+      } else if (mutedBefore !== null) {
+        el.muted = mutedBefore
+        mutedBefore = null
+      }
+    },
     destroy() {
       el.removeEventListener('loadedmetadata', onMeta)
       el.removeEventListener('play', onPlay)

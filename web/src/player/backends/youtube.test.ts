@@ -32,6 +32,18 @@ class ScriptedPlayer {
     this.calls.push('pause')
   }
   seekTo() {}
+  muted = false
+  mute() {
+    this.muted = true
+    this.calls.push('mute')
+  }
+  unMute() {
+    this.muted = false
+    this.calls.push('unMute')
+  }
+  isMuted() {
+    return this.muted
+  }
   getCurrentTime() {
     return 0
   }
@@ -205,5 +217,26 @@ describe('IFrame backend (docs/decisions/092)', () => {
     wait(SETTLE_MS * 10)
     expect(player.plays()).toBe(0)
     expect(player.destroyed).toBe(true)
+  })
+})
+
+describe('IFrame backend: setMuted (SponsorBlock mute segments)', () => {
+  test('mutes for the span and gives the sound back; an embed muted before stays muted', async () => {
+    const { backend, player } = await start()
+    backend.setMuted(true)
+    backend.setMuted(true)
+    expect(player.muted).toBe(true)
+    backend.setMuted(false)
+    expect(player.muted).toBe(false)
+    expect(player.calls.filter((c) => c === 'mute' || c === 'unMute')).toEqual(['mute', 'mute', 'unMute'])
+    // muted by the viewer (or the browser) before: the span's end leaves it muted
+    player.muted = true
+    backend.setMuted(true)
+    backend.setMuted(false)
+    expect(player.muted).toBe(true)
+    // nothing muted by it: false changes nothing
+    player.muted = false
+    backend.setMuted(false)
+    expect(player.muted).toBe(false)
   })
 })

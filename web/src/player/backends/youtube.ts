@@ -11,6 +11,9 @@ type YTPlayer = {
   getCurrentTime(): number
   getDuration(): number
   getPlayerState(): number
+  mute(): void
+  unMute(): void
+  isMuted(): boolean
   destroy(): void
 }
 type YTNamespace = {
@@ -113,6 +116,8 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
   let pending: Load | null = null
   let current: Current | null = null
   let settleTimer: ReturnType<typeof setTimeout> | undefined
+  /** The embed's muted state before setMuted(true), or null while not muted by it. */
+  let mutedBefore: boolean | null = null
 
   /** The viewer's focus is in the player's iframe: a click into the embed moves it there (docs/decisions/125). */
   const embedFocused = () => {
@@ -233,6 +238,16 @@ export function createYoutubeBackend(host: HTMLElement, events: BackendEvents): 
     },
     currentTime: () => (player && ready ? player.getCurrentTime() || 0 : 0),
     duration: () => (player && ready ? player.getDuration() || 0 : 0),
+    setMuted(muted) {
+      if (!player || !ready) return
+      if (muted) {
+        mutedBefore ??= player.isMuted()
+        player.mute()
+      } else if (mutedBefore !== null) {
+        if (!mutedBefore) player.unMute()
+        mutedBefore = null
+      }
+    },
     destroy() {
       destroyed = true
       clearTimeout(settleTimer)

@@ -21,9 +21,11 @@ import {
 } from '../store.ts'
 import { useMediaSession } from '../use-media-session.ts'
 import { usePlaybackTracking } from '../use-playback-tracking.ts'
+import { useSegmentActions, useShownSegments } from '../use-segment-actions.ts'
 import { usePlayerShortcuts } from '../use-shortcuts.ts'
 import { MediaPlayer, type MediaPlayerHandle } from './media-player.tsx'
 import { ProgressSlider } from './progress-slider.tsx'
+import { SegmentNoticeView } from './segment-notice.tsx'
 import { QueuePanel } from './queue-panel.tsx'
 import { ShortcutsDialog } from './shortcuts-dialog.tsx'
 
@@ -57,6 +59,7 @@ export default function AutoplayPlayer() {
         <PlayerBar />
       </div>
       <PlayerEngine player={player} />
+      <FooterSegments player={player} />
     </>
   )
 }
@@ -65,8 +68,10 @@ function FooterProgress({ player }: { player: RefObject<MediaPlayerHandle | null
   const { progress, list, index } = useSnapshot(playerStore)
   const [seeking, setSeeking] = useState<number | null>(null)
   const { playedSeconds, duration } = progress
+  const segments = useShownSegments(list[index]?.id)
   return (
     <ProgressSlider
+      segments={segments}
       percent={seeking ?? percentPlayed(playedSeconds, duration)}
       playedSeconds={seeking !== null ? (seeking / 100) * duration : playedSeconds}
       duration={duration}
@@ -216,4 +221,11 @@ function PlaybackBookkeeping({
     actions: { ...actions, seekTo: (s) => player.current?.seek(s), seekBy: (s) => player.current?.seekBy(s) },
   })
   return null
+}
+
+/** SponsorBlock for the playing video (docs/product.md#sponsorblock): skips and mutes, and the notice above the footer. */
+function FooterSegments({ player }: { player: RefObject<MediaPlayerHandle | null> }) {
+  const { list, index, session, playing } = useSnapshot(playerStore)
+  const { notice, goBack, dismiss } = useSegmentActions(list[index]?.id, player, { playing, session })
+  return <SegmentNoticeView placement="floating" notice={notice} onGoBack={goBack} onDismiss={dismiss} />
 }

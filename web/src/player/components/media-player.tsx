@@ -16,6 +16,10 @@ export type MediaPlayerHandle = {
   seekBy(delta: number): void
   currentTime(): number
   duration(): number
+  /** Mutes for a span, `false` gives the sound back (PlayerBackend.setMuted; SponsorBlock `mute` segments). */
+  setMuted(muted: boolean): void
+  /** The id of the video the backend holds ready; null while one loads (its time is not yet the new video's). */
+  loadedVideo(): string | null
 }
 
 export type MediaPlayerProps = {
@@ -61,6 +65,7 @@ export function MediaPlayer({
   // older load's (Next pressed again while the saved position is fetched; docs/decisions/092)
   const started = useRef(0)
   const issued = useRef(0)
+  const issuedVideo = useRef<string | null>(null)
   const kind = backendKindFor(video)
 
   // the latest props for callbacks fired by the backend
@@ -118,6 +123,7 @@ export function MediaPlayer({
     void start.then((seconds) => {
       if (cancelled) return
       issued.current = token
+      issuedVideo.current = video.id
       b.load(video, seconds, latest.current.playing)
     })
     return () => {
@@ -154,6 +160,8 @@ export function MediaPlayer({
       },
       currentTime: () => backend.current?.currentTime() ?? 0,
       duration: () => backend.current?.duration() ?? 0,
+      setMuted: (muted) => backend.current?.setMuted(muted),
+      loadedVideo: () => (backend.current && !loading.current ? issuedVideo.current : null),
     }),
     [],
   )

@@ -1,7 +1,9 @@
 import { Slider as ArkSlider } from '@ark-ui/react/slider'
 import { css, cx } from 'styled-system/css'
 import { slider } from 'styled-system/recipes'
+import { useId } from 'react'
 import { arrowTarget, formatTime } from '../logic.ts'
+import { marksDescription, type Segment, segmentMarks } from '../segments.ts'
 
 export type ProgressSliderProps = {
   /** 0 to 100 (docs/product.md#autoplay-player). */
@@ -9,6 +11,8 @@ export type ProgressSliderProps = {
   playedSeconds: number
   duration: number
   disabled?: boolean
+  /** SponsorBlock segments: the `show` ones are marked on the track (docs/product.md#sponsorblock). */
+  segments?: readonly Segment[]
   onSeeking(percent: number): void
   onSeek(percent: number): void
 }
@@ -58,10 +62,15 @@ const thumbClass = cx(
     _before: { content: '""', position: 'absolute', inset: '5px', borderRadius: 'full', bg: 'bg.default', borderWidth: '2px', borderColor: 'colorPalette.default', boxShadow: 'sm' },
   }),
 )
+// a `show` segment: a band over the track in a colour apart from the played range
+const segmentMark = css({ position: 'absolute', top: '0', bottom: '0', bg: 'green.9', borderRadius: 'l1', pointerEvents: 'none' })
+const hidden = css({ srOnly: true })
 
-
-export function ProgressSlider({ percent, playedSeconds, duration, disabled, onSeeking, onSeek }: ProgressSliderProps) {
+export function ProgressSlider({ percent, playedSeconds, duration, disabled, segments, onSeeking, onSeek }: ProgressSliderProps) {
   const played = formatTime(playedSeconds)
+  const describedBy = useId()
+  const marked = segmentMarks(segments ?? [], duration)
+  const description = marked.length ? marksDescription(marked.map((m) => m.segment)) : ''
   return (
     <ArkSlider.Root
       className={rootClass}
@@ -78,10 +87,14 @@ export function ProgressSlider({ percent, playedSeconds, duration, disabled, onS
       <ArkSlider.Control className={controlClass}>
         <ArkSlider.Track className={s.track}>
           <ArkSlider.Range className={s.range} />
+          {marked.map((m) => (
+            <span key={m.segment.uuid} className={segmentMark} style={{ left: `${m.left}%`, width: `${m.width}%` }} data-testid="segment-mark" aria-hidden />
+          ))}
         </ArkSlider.Track>
         <ArkSlider.Thumb
           index={0}
           className={thumbClass}
+          aria-describedby={description ? describedBy : undefined}
           // capture: runs before the slider's own 0.1 % step and stops it
           onKeyDownCapture={(e) => {
             const target = arrowTarget(percent, duration, e.key)
@@ -97,6 +110,11 @@ export function ProgressSlider({ percent, playedSeconds, duration, disabled, onS
           <ArkSlider.HiddenInput />
         </ArkSlider.Thumb>
       </ArkSlider.Control>
+      {description && (
+        <span id={describedBy} className={hidden}>
+          {description}
+        </span>
+      )}
       <div className={marks} aria-hidden>
         <span data-testid="mark-start">0:00</span>
         <span data-testid="mark-end">{formatTime(duration)}</span>

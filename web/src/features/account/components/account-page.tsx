@@ -1,3 +1,4 @@
+import { css } from 'styled-system/css'
 import { Page } from '~/components/layout/page.tsx'
 import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/components/ui/tabs.tsx'
 import type { SessionUser } from '~/lib/session.ts'
@@ -6,11 +7,21 @@ import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
+import { SponsorblockTab } from './sponsorblock-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
+
+// more tabs than one row of the 2xl column holds: they wrap at every width (as on phones),
+// the chosen one underlined by itself since the sliding indicator assumes one row
+const wrapTabs = css({
+  flexWrap: 'wrap',
+  rowGap: '1',
+  '& > [data-part=trigger][data-selected]': { boxShadow: 'inset 0 -2px 0 0 var(--colors-color-palette-default)' },
+  '& > [data-part=indicator]': { display: 'none' },
+})
 
 /**
  * /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings),
- * Music Players (docs/subsonic.md), Notifications and Legal. `tab` and `onTabChange`: the open tab lives in the URL
+ * Music Players (docs/subsonic.md), Notifications, SponsorBlock (docs/product.md#sponsorblock) and Legal. `tab` and `onTabChange`: the open tab lives in the URL
  * (`?tab=webdav`), so a reload or a shared link keeps it.
  */
 export function AccountPage({
@@ -23,12 +34,13 @@ export function AccountPage({
   return (
     <Page title="Account">
       <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="2xl">
-        <TabsList>
+        <TabsList className={wrapTabs}>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
           <TabsTrigger value="players">Music Players</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
+          <TabsTrigger value="sponsorblock">SponsorBlock</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
@@ -46,6 +58,9 @@ export function AccountPage({
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationsTab />
+        </TabsContent>
+        <TabsContent value="sponsorblock">
+          <SponsorblockTab />
         </TabsContent>
         <TabsContent value="legal">
           <LegalTab />

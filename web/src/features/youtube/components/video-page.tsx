@@ -10,9 +10,11 @@ import { PageSpinner } from '~/components/ui/spinner.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { Tooltip } from '~/components/ui/tooltip.tsx'
 import { MediaPlayer, type MediaPlayerHandle } from '~/player/components/media-player.tsx'
+import { SegmentNoticeView } from '~/player/components/segment-notice.tsx'
 import { ShortcutsDialog } from '~/player/components/shortcuts-dialog.tsx'
 import { useMediaSession } from '~/player/use-media-session.ts'
 import { usePlaybackTracking } from '~/player/use-playback-tracking.ts'
+import { useSegmentActions } from '~/player/use-segment-actions.ts'
 import { usePlayerShortcuts } from '~/player/use-shortcuts.ts'
 import { type MarkChange, type VideoDetail, useToggleMark, videoQuery } from '../api.ts'
 import { localDate, SaveAsTrackLink, VideoCard } from './video-card.tsx'
@@ -55,6 +57,9 @@ function VideoView({ video }: { video: VideoDetail }) {
   }
   usePlayerShortcuts(actions)
   useMediaSession({ video, playing, ...progress, actions })
+  // played again after its end: a new play-through, segments skipped again
+  const [playThrough, setPlayThrough] = useState(0)
+  const segments = useSegmentActions(video.id, player, { playing, session: playThrough })
 
   const liked = !!video.liked
   const queued = !!video.queued
@@ -79,10 +84,12 @@ function VideoView({ video }: { video: VideoDetail }) {
           onEnded={(p, d) => {
             tracking.ended(p, d)
             setPlaying(false)
+            setPlayThrough((n) => n + 1)
           }}
           onError={(message) => notify.error(message, video.title)}
         />
       </styled.div>
+      <SegmentNoticeView notice={segments.notice} onGoBack={segments.goBack} onDismiss={segments.dismiss} />
 
       <styled.div display="flex" flexDirection="column" gap="4" maxW="5xl">
         <Heading size="xl">{video.title}</Heading>
