@@ -22,8 +22,8 @@ export type MediaPlayerProps = {
   video: PlayableVideo
   /** A new value starts the video again (the same video may be started twice). */
   session?: number | string
-  /** 'saved': resume at the position saved on the server once ready; 'zero': from the start. */
-  startFrom?: 'saved' | 'zero'
+  /** 'saved': resume at the position saved on the server once ready; 'zero': from the start; or these seconds. */
+  startFrom?: 'saved' | 'zero' | number
   playing: boolean
   onPlayingChange(playing: boolean): void
   onProgress(playedSeconds: number, duration: number): void
@@ -34,6 +34,11 @@ export type MediaPlayerProps = {
   label?: string
   /** On-screen play/pause, seek and volume controls (the YouTube IFrame always has its own). */
   controls?: boolean
+  /**
+   * Listen mode (docs/product.md#listen-mode): an <audio> element plays `video.mediaUrl` (the audio
+   * route); while that is null (audio still being prepared) nothing is loaded.
+   */
+  audio?: boolean
 }
 
 /**
@@ -53,6 +58,7 @@ export function MediaPlayer({
   ref,
   label = 'Video player',
   controls = false,
+  audio = false,
 }: MediaPlayerProps) {
   const host = useRef<HTMLDivElement>(null)
   const backend = useRef<PlayerBackend | null>(null)
@@ -61,7 +67,9 @@ export function MediaPlayer({
   // older load's (Next pressed again while the saved position is fetched; docs/decisions/092)
   const started = useRef(0)
   const issued = useRef(0)
-  const kind = backendKindFor(video)
+  // listen mode waiting for its audio: the element still holds the previous video, which must not play
+  const waiting = useRef(false)
+  const kind = audio ? 'audio' : backendKindFor(video)
 
   // the latest props for callbacks fired by the backend
   const latest = useRef({ playing, onPlayingChange, onProgress, onEnded, onError })
@@ -98,7 +106,8 @@ export function MediaPlayer({
         latest.current.onError?.(message)
       },
     }
-    const b = kind === 'html5' ? createHtml5Backend(host.current!, events, { controls }) : createYoutubeBackend(host.current!, events)
+    const b =
+      kind === 'youtube' ? createYoutubeBackend(host.current!, events) : createHtml5Backend(host.current!, events, { controls, audio: kind === 'audio' })
     backend.current = b
     issued.current = 0 // nothing handed to this backend yet: its errors until then are its own
     return () => {
@@ -114,7 +123,10 @@ export function MediaPlayer({
     const token = ++started.current
     loading.current = true
     b.pause()
-    const start = startFrom === 'zero' ? Promise.resolve(0) : savedStart(video.id)
+    // listen mode with its audio not ready yet: nothing to load until it is
+    waiting.current = kind === 'audio' && !video.mediaUrl
+    if (waiting.current) return
+    const start = typeof startFrom === 'number' ? Promise.resolve(startFrom) : startFrom === 'zero' ? Promise.resolve(0) : savedStart(video.id)
     void start.then((seconds) => {
       if (cancelled) return
       issued.current = token
@@ -128,7 +140,7 @@ export function MediaPlayer({
 
   useEffect(() => {
     const b = backend.current
-    if (!b) return
+    if (!b || waiting.current) return
     if (playing) b.play()
     else b.pause()
   }, [playing])
