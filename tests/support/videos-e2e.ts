@@ -35,7 +35,16 @@ export let consoleProblems: string[] = []
 export const perf: Record<string, unknown> = {}
 
 /** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
-export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean } = {}) {
+export function setUpVideoArea(
+  opts: {
+    fake?: FakeYoutubeOptions
+    directMedia?: boolean
+    /** More server environment, made once the fake runs (its video ids known). */
+    env?: (fake: FakeYoutube) => Promise<Record<string, string>>
+    /** The page's context skips the CSP (axe-core is injected: tests/support/axe.ts). */
+    bypassCSP?: boolean
+  } = {},
+) {
   let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
     for (const key of Object.keys(perf)) delete perf[key]
@@ -50,7 +59,7 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
 
     // without direct media (production-like) videos play through the IFrame Player API stand-in
     const { YOUTUBE_MEDIA_URL, ...youtubeEnv } = fake.env
-    const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }) }
+    const env = { ...youtubeEnv, ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }), ...(await opts.env?.(fake)) }
     ;[server, browser] = await Promise.all([
       startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
       chromium.launch({
@@ -59,7 +68,7 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
         headless: true,
       }),
     ])
-    const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
+    const watched = await openLoggedInPage(browser, { baseURL: server.url, viewport: DESKTOP, bypassCSP: opts.bypassCSP }, { email: EMAIL, password: PASSWORD })
     ;({ context, page, pageErrors, consoleProblems } = watched)
   }, 240_000)
 
