@@ -25,14 +25,15 @@ import {
 // Listen mode (issue 27, docs/product.md#listen-mode): the autoplay player's 'Listen' switch plays
 // the queue through an <audio> element from GET /api/youtube/videos/{id}/audio. The server fetches
 // that audio with yt-dlp: the stand-in yt-dlp (tests/support/fake-ytdlp.ts) maps each video's watch
-// URL to a 6 s tone on the loopback media server, the first video's to a throttled copy (so its
-// fetch takes a few seconds and 'Preparing audio…' shows), and one video's to a private-video failure.
+// URL to a 12 s tone on the loopback media server, the first video's to a throttled copy (so its
+// fetch takes a few seconds and 'Preparing audio…' shows), one video's to a private-video failure,
+// and the last one's to a 30 s tone (for the watched-at-20-s rule).
 
 const CHANNEL = '@tiny-kitchen'
 let media: MediaServer
 let ytdlp: FakeYtdlp
 let toneDir: string
-/** The four queued videos: [0] fetched slowly, [1] quickly, [2] fails (private), [3] quickly. */
+/** The four queued videos: [0] fetched slowly, [1] quickly, [2] fails (private), [3] quickly (30 s). */
 let queued: VideoJson[] = []
 
 setUpVideoArea({
@@ -40,10 +41,12 @@ setUpVideoArea({
   env: async (fake) => {
     toneDir = mkdtempSync(join(tmpdir(), 'tunefeed-listen-e2e-'))
     const tone = join(toneDir, 'tone.mp3')
-    ;[media] = await Promise.all([startMediaServer(), makeTone(tone, 6)])
+    const long = join(toneDir, 'long.mp3')
+    ;[media] = await Promise.all([startMediaServer(), makeTone(tone, 12), makeTone(long, 30)])
     media.addFile('tone.mp3', tone)
-    // about 4 s for the 144 kB tone
-    media.slowRate = 36 * 1024
+    media.addFile('long.mp3', long)
+    // about 4 s for the 288 kB tone
+    media.slowRate = 72 * 1024
     const uploads = fake.channel(CHANNEL).uploads
     const urls = Object.fromEntries(uploads.map((id) => [watchUrl(id), `${media.url}/files/tone.mp3`]))
     // which upload is which is known once the queue is read: the slow and the failing one are mapped there
@@ -67,6 +70,15 @@ const audioView = (): Promise<AudioView> =>
     const a = document.querySelector('audio[data-player=html5]') as HTMLAudioElement | null
     return a ? { src: a.src, currentTime: a.currentTime, paused: a.paused } : null
   })
+
+/** Changes the playing audio: its rate and/or position (seconds). */
+async function setAudio(opts: { rate?: number; at?: number }) {
+  await page.evaluate((o) => {
+    const a = document.querySelector('audio[data-player=html5]') as HTMLAudioElement
+    if (o.rate !== undefined) a.playbackRate = o.rate
+    if (o.at !== undefined) a.currentTime = o.at
+  }, opts)
+}
 
 /** The <audio> element plays this video's audio route, past `from` seconds. */
 async function audioPlaying(id: string, from = 0.3, timeout = 30_000) {
@@ -101,6 +113,7 @@ describe('video area in the browser: listen mode', () => {
     // the stand-in reads its map at each call: the first is fetched slowly, the third fails
     ytdlp.mapUrl(watchUrl(queued[0]!.id), media.slowUrl('tone.mp3'))
     ytdlp.mapUrl(watchUrl(queued[2]!.id), 'http://127.0.0.1:9/fail/private')
+    ytdlp.mapUrl(watchUrl(queued[3]!.id), `${media.url}/files/long.mp3`)
   }, 120_000)
 
   test(
@@ -141,6 +154,7 @@ describe('video area in the browser: listen mode', () => {
       await page.getByTestId('listen-art').getByText('Listening').waitFor()
       await shot('listen-mode')
       await page.getByRole('complementary', { name: 'Queue panel' }).getByRole('button', { name: 'Close queue' }).last().click()
+      await setAudio({ rate: 4 })
 
       // the next video's audio was asked for while this one played, before the step
       await until('next prepared', async () => audioPosts.some((p) => p.id === queued[1]!.id), 10_000)
@@ -184,6 +198,7 @@ describe('video area in the browser: listen mode', () => {
       await listenSwitch().click()
       await audioPlaying(queued[1]!.id, 1.4, 15_000)
       expect((await audioView())!.currentTime).toBeLessThan(5)
+      await setAudio({ rate: 4 })
     },
     { timeout: 60_000 },
   )
@@ -204,6 +219,11 @@ describe('video area in the browser: listen mode', () => {
       await waitForFooterTitle(queued[3]!.title)
       await audioPlaying(queued[3]!.id, 0.2)
       expect(await notice().textContent()).toBe('')
+      // watched once listening passes 20 s, as with the embed
+      const watched = page.waitForResponse((r) => r.url().endsWith(`/videos/${queued[3]!.id}/watch`) && r.request().method() === 'PUT', { timeout: 15_000 })
+      await setAudio({ at: 18.5 })
+      expect((await watched).status()).toBe(200)
+      expect((await audioView())!.currentTime).toBeGreaterThan(20)
 
       // back to the failed one from the queue: 'Watch instead' plays it in the embed
       await footer().getByRole('button', { name: 'Open queue' }).click()
@@ -245,6 +265,20 @@ describe('video area in the browser: listen mode', () => {
       // its audio is cached: it plays without a <video> ever loading
       await audioPlaying(queued[0]!.id, 0.2)
       expect(await page.locator('video').count()).toBe(0)
+
+      // the position is saved (on pause) and resumed, as with the embed
+      await setAudio({ at: 4 })
+      // reported to the player (every second) before the pause saves it
+      await page.waitForFunction(() => /^0:0[4-7]$/.test(document.querySelector('footer [data-testid=played-time]')?.textContent ?? ''))
+      const saved = page.waitForResponse((r) => r.url().endsWith(`/videos/${queued[0]!.id}/progress`) && r.request().method() === 'PUT')
+      await footer().getByRole('button', { name: 'Pause' }).click()
+      await saved
+      await page.reload()
+      await listSettled()
+      await page.getByRole('button', { name: 'Enable AutoPlay' }).click()
+      await audioPlaying(queued[0]!.id, 0.2)
+      expect((await audioView())!.currentTime).toBeGreaterThanOrEqual(4)
+      expect((await audioView())!.currentTime).toBeLessThan(8)
 
       // touch size: the switch shows on a phone, a target of at least 24 × 24 px
       await page.setViewportSize(PHONE)
