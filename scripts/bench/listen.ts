@@ -14,6 +14,10 @@
  * The baseline, measured in the same run: the job's yt-dlp command (downloadArgs) by hand on the
  * same watch URL through the same stand-in: what fetching costs at least. Prints medians and ranges in ms and the ratios uncached/cached and
  * uncached/yt-dlp-by-hand.
+ *
+ * Then the step to the next queued video (the first one's `ended` to the second one's `playing`)
+ * in listen mode, the next one's audio prepared while the first played, against the same step in
+ * the embed (here the HTML5 stand-in playing the fake's clips), alternating, `--runs` of each.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -110,6 +114,31 @@ async function backToVideo(p: Page, id: string) {
   )
 }
 
+/** Seeks the playing element near its end; ms from its `ended` to the next element's `playing`. */
+async function stepToNext(p: Page, selector: string): Promise<number> {
+  return p.evaluate(
+    (sel) =>
+      new Promise<number>((resolve, reject) => {
+        const el = document.querySelector(sel) as HTMLMediaElement
+        const first = el.getAttribute('src')
+        const timer = setTimeout(() => reject(new Error('no step within 60 s')), 60_000)
+        let endedAt = 0
+        const onEnded = () => (endedAt = performance.now())
+        const onPlaying = (e: Event) => {
+          const t = e.target as HTMLMediaElement
+          if (!endedAt || !t.matches(sel) || t.getAttribute('src') === first) return
+          document.removeEventListener('playing', onPlaying, true)
+          clearTimeout(timer)
+          resolve(performance.now() - endedAt)
+        }
+        el.addEventListener('ended', onEnded, { once: true })
+        document.addEventListener('playing', onPlaying, true)
+        el.currentTime = Math.max(0, el.duration - 0.3)
+      }),
+    selector,
+  )
+}
+
 const uncached: number[] = []
 const cached: number[] = []
 const byHand: number[] = []
@@ -163,6 +192,37 @@ try {
   console.log(`| cached (POST answers ready, <audio> plays) | ${Math.round(c)} | ${range(cached)} |`)
   console.log(`| baseline: the same yt-dlp download by hand | ${Math.round(h)} | ${range(byHand)} |`)
   console.log(`\nuncached / cached: ${(u / c).toFixed(1)}x; uncached / yt-dlp by hand: ${(u / h).toFixed(2)}x (${Math.round(u - h)} ms more)`)
+
+  // the step to the next video: two queued videos whose audio the runs above fetched
+  const { id: userId } = await api<{ id: string }>('/api/auth/session')
+  await api(`/api/youtube/videos/${videos[RUNS - 1]!.id}/queue`, 'DELETE')
+  for (const v of videos.slice(0, 2)) await api(`/api/youtube/videos/${v.id}/queue`, 'PUT')
+  const steps = { listen: [] as number[], embed: [] as number[] }
+  for (let run = 0; run < 2 * RUNS; run++) {
+    const mode = run % 2 === 0 ? 'listen' : 'embed'
+    await page.goto('/youtube/videos?queuedOnly=true')
+    await page.evaluate(([key, on]) => (on ? localStorage.setItem(key!, 'on') : localStorage.removeItem(key!)), [`tunefeed:listen:${userId}`, mode === 'listen' ? 'on' : ''] as const)
+    await page.reload()
+    await page.waitForFunction(() => document.querySelectorAll('article[data-video-id]').length === 2)
+    await page.getByRole('button', { name: 'Enable AutoPlay' }).click()
+    const selector = mode === 'listen' ? 'audio[data-player=html5]' : 'video[data-player=html5]'
+    await page.waitForFunction((sel) => {
+      const el = document.querySelector(sel) as HTMLMediaElement | null
+      return !!el && !el.paused && el.currentTime > 0.3 && el.duration > 1
+    }, selector, { timeout: 60_000 })
+    // listen mode: the player asked for the next one's audio while this one played
+    if (mode === 'listen') await page.waitForResponse((r) => /\/audio$/.test(r.url()) && r.request().method() === 'POST' && !r.url().includes(videos[0]!.id), { timeout: 10_000 }).catch(() => {})
+    steps[mode].push(await stepToNext(page, selector))
+    await page.getByRole('button', { name: 'Stop AutoPlay' }).click()
+  }
+  const sl = median(steps.listen)
+  const se = median(steps.embed)
+  console.log(`\nstep to the next queued video (ended → playing; ${RUNS} runs each, alternating; median, range)`)
+  console.log('| player | ms (median) | range |')
+  console.log('|---|---|---|')
+  console.log(`| listen mode (<audio>, next audio prepared ahead) | ${Math.round(sl)} | ${range(steps.listen)} |`)
+  console.log(`| embed (HTML5 stand-in for the fake's clips) | ${Math.round(se)} | ${range(steps.embed)} |`)
+  console.log(`\nlisten / embed: ${(sl / se).toFixed(2)}x`)
 } finally {
   await context.close()
   await browser.close()
