@@ -80,10 +80,10 @@ const stripActions = css({ display: 'flex', gap: '2', flexShrink: '0' })
 export function ListenNoticeStrip({ notice, player }: { notice: ListenNotice; player: RefObject<MediaPlayerHandle | null> }) {
   return createPortal(
     <div className={strip} data-kind={notice.kind} data-testid="listen-notice" style={{ bottom: FOOTER_HEIGHT }}>
-      <p role="status" className={statusText}>
+      <div role="status" className={statusText}>
         {notice.kind === 'preparing' && <Spinner size="xs" aria-hidden="true" role="presentation" aria-label={undefined} />}
         {notice.kind !== 'none' && notice.text}
-      </p>
+      </div>
       {notice.kind === 'failed' && (
         <div className={stripActions}>
           <Button size="sm" variant="outline" onClick={() => next()}>

@@ -150,22 +150,24 @@ export function MediaPlayer({
     return () => clearInterval(timer)
   }, [])
 
+  // while listen mode waits for its audio, the element holds the previous video: not this one's time
   useImperativeHandle(
     ref,
     () => ({
       seek: (seconds) => {
+        if (waiting.current) return
         backend.current?.seek(seconds)
         report()
       },
       seekBy: (delta) => {
         const b = backend.current
-        if (!b) return
+        if (!b || waiting.current) return
         const d = b.duration()
         b.seek(Math.max(0, Math.min(b.currentTime() + delta, d > 0 ? d - 0.1 : Infinity)))
         report()
       },
-      currentTime: () => backend.current?.currentTime() ?? 0,
-      duration: () => backend.current?.duration() ?? 0,
+      currentTime: () => (waiting.current ? 0 : (backend.current?.currentTime() ?? 0)),
+      duration: () => (waiting.current ? 0 : (backend.current?.duration() ?? 0)),
     }),
     [],
   )
