@@ -12,7 +12,7 @@ describe('auth', () => {
     const { client, email } = await signUp(t)
     const session = await client.get('/api/auth/session')
     expect(session.status).toBe(200)
-    expect(await session.json()).toEqual({ email, admin: false })
+    expect(await session.json()).toEqual({ id: expect.any(String), email, admin: false })
     const out = await client.delete('/api/auth/logout')
     expect(out.status).toBe(200)
     expect((await client.get('/api/auth/session')).status).toBe(401)

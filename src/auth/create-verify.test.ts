@@ -139,7 +139,7 @@ describe('GET /api/auth/verify', () => {
     expect(user!.verifiedAt).toBeInstanceOf(Date)
     const login = await c.post('/api/auth/login', { email, password: 'password123' })
     expect(login.status).toBe(200)
-    expect(await login.json()).toEqual({ email, admin: false })
+    expect(await login.json()).toEqual({ id: expect.any(String), email, admin: false })
   })
 
   test('400 Token is not valid. for an unknown token', async () => {

@@ -29,7 +29,7 @@ describe('POST /api/auth/login', () => {
     const { email, password } = await signUp(t)
     const res = await new Client(t).post('/api/auth/login', { email, password })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ email, admin: false })
+    expect(await res.json()).toEqual({ id: expect.any(String), email, admin: false })
     const cookie = setCookie(res, SESSION_COOKIE)!
     expect(cookie.value).toMatch(/^[a-z2-7]{32}$/)
     expect(cookie.attrs.httponly).toBe(true)
@@ -47,8 +47,8 @@ describe('POST /api/auth/login', () => {
     const { email, password } = await signUp(t)
     await t.ctx.db.update(users).set({ admin: true }).where(eq(users.email, email))
     const c = new Client(t)
-    expect(await (await c.post('/api/auth/login', { email, password })).json()).toEqual({ email, admin: true })
-    expect(await (await c.get('/api/auth/session')).json()).toEqual({ email, admin: true })
+    expect(await (await c.post('/api/auth/login', { email, password })).json()).toEqual({ id: expect.any(String), email, admin: true })
+    expect(await (await c.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: true })
   })
 
   test('Secure over https', async () => {
@@ -105,7 +105,7 @@ describe('POST /api/auth/login', () => {
     const { email, password } = await signUp(t)
     const res = await new Client(t).post('/api/auth/login', { email: ` ${email.toUpperCase()}`, password })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ email, admin: false })
+    expect(await res.json()).toEqual({ id: expect.any(String), email, admin: false })
   })
 
   test('422 for missing or malformed credentials', async () => {
@@ -140,7 +140,7 @@ describe('GET /api/auth/session and sliding expiry', () => {
       .where(eq(sessions.id, hashToken(token)))
     const res = await client.get('/api/auth/session')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ email, admin: false })
+    expect(await res.json()).toEqual({ id: expect.any(String), email, admin: false })
     const cookie = setCookie(res, SESSION_COOKIE)!
     expect(cookie.value).toBe(token)
     expect(cookie.attrs.httponly).toBe(true)
@@ -197,11 +197,11 @@ describe('GET /api/auth/session and sliding expiry', () => {
 
   test('the admin flag set through setAdmin is seen at once', async () => {
     const { client, email } = await signUp(t)
-    expect(await (await client.get('/api/auth/session')).json()).toEqual({ email, admin: false })
+    expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: false })
     await setAdmin(t.ctx.db, email, true)
-    expect(await (await client.get('/api/auth/session')).json()).toEqual({ email, admin: true })
+    expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: true })
     await setAdmin(t.ctx.db, email, false)
-    expect(await (await client.get('/api/auth/session')).json()).toEqual({ email, admin: false })
+    expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: false })
   })
 
   test('two logins are two independent sessions', async () => {

@@ -79,7 +79,7 @@ export function authRoutes(ctx: AppContext) {
       if (user.disabledAt) fail(403, 'Account is disabled.')
       const { token, expiresAt } = await createSession(db, user.id)
       setSessionCookie(c, token, expiresAt, env.TRUST_PROXY)
-      return c.json({ email: user.email, admin: user.admin } satisfies SessionResponse, 200)
+      return c.json({ id: user.id, email: user.email, admin: user.admin } satisfies SessionResponse, 200)
     })
     .delete('/logout', requireUser, async (c) => {
       await endSession(ctx, c.get('sessionId')!)
@@ -88,8 +88,8 @@ export function authRoutes(ctx: AppContext) {
     })
     .get('/session', (c) => {
       // currentUser answers 401 for anonymous requests: one middleware layer less on a hot route
-      const { email, admin } = currentUser(c)
-      return c.json({ email, admin } satisfies SessionResponse, 200)
+      const { id, email, admin } = currentUser(c)
+      return c.json({ id, email, admin } satisfies SessionResponse, 200)
     })
     .post('/sendreset', valid('json', sendReset), async (c) => {
       const { email } = c.req.valid('json')

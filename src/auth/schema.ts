@@ -18,7 +18,8 @@ export const sendReset = z.object({ email })
 export const resetPassword = z.object({ token: z.string({ error: required }).trim().min(1, 'Required').max(200), password })
 export const verifyQuery = z.object({ token: z.string({ error: required }).min(1, 'Required').max(200) })
 
-export type SessionResponse = { email: string; admin: boolean }
+/** `id`: the account's id (the web app keys per-user settings kept on the device by it). */
+export type SessionResponse = { id: string; email: string; admin: boolean }
 
 export const sendVerify = z.object({ email })
 /** `keepTokens`: the user's API tokens stay (without it a change revokes them, as a reset does). */

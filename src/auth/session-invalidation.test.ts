@@ -89,10 +89,10 @@ describe('a cached session ends with the change that ends it', () => {
   test('admin flag (admin): the next answer carries the new flag', async () => {
     const { client, email } = await signUp(t)
     await warm(client)
-    expect(await (await client.get('/api/auth/session')).json()).toEqual({ email, admin: false })
+    expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: false })
     const id = await userId(email)
     expect((await boss.client.request(`/api/admin/users/${id}`, { method: 'PATCH', json: { admin: true } })).status).toBe(200)
-    expect(await (await client.get('/api/auth/session')).json()).toEqual({ email, admin: true })
+    expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: true })
   })
 
   test('delete (admin): the session gets 401 at once', async () => {

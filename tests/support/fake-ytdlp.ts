@@ -32,6 +32,8 @@ export interface FakeYtdlp {
   starts(): { at: number; args: string[] }[]
   /** While on, every call but `--version` answers YouTube's bot check (the fixture's `bot-check` text). */
   botCheck(on: boolean): void
+  /** Maps one more link (or maps it anew) for the calls from now on, as `urls` does. */
+  mapUrl(from: string, to: string): void
   stop(): void
 }
 
@@ -82,6 +84,14 @@ export function startFakeYtdlp(opts: { version?: string; realYtdlp?: string; url
         .filter(Boolean)
         .map((l) => JSON.parse(l)),
     botCheck: (on) => (on ? writeFileSync(join(dir, 'bot-check'), '1') : rmSync(join(dir, 'bot-check'), { force: true })),
+    mapUrl(from, to) {
+      const file = join(dir, 'urls.json')
+      let urls: Record<string, string> = {}
+      try {
+        urls = JSON.parse(readFileSync(file, 'utf8'))
+      } catch {}
+      writeFileSync(file, JSON.stringify({ ...urls, [from]: to }))
+    },
     stop: () => rmSync(dir, { recursive: true, force: true }),
   }
 }
@@ -123,7 +133,11 @@ async function main(configJson: string, args: string[]) {
     return 2
   }
   appendFileSync(join(config.counters, 'starts.jsonl'), `${JSON.stringify({ at: Date.now(), args })}\n`)
-  const mapped = config.urls[args.at(-1) ?? '']
+  let later: Record<string, string> = {}
+  try {
+    later = JSON.parse(readFileSync(join(config.counters, 'urls.json'), 'utf8'))
+  } catch {}
+  const mapped = later[args.at(-1) ?? ''] ?? config.urls[args.at(-1) ?? '']
   if (mapped) args[args.length - 1] = mapped
   const cookies = args.indexOf('--cookies')
   if (cookies >= 0) {

@@ -37,8 +37,19 @@ export let consoleProblems: string[] = []
 /** Timings for the closing note (printed at the end). */
 export const perf: Record<string, unknown> = {}
 
-/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down; `context`: more browser context options (`bypassCSP` for axe-core). */
-export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: boolean; context?: BrowserContextOptions } = {}) {
+/** Registers the file's set-up (a signed-in page on a fresh server) and tear-down. */
+export function setUpVideoArea(
+  opts: {
+    fake?: FakeYoutubeOptions
+    directMedia?: boolean
+    /** More server environment, made once the fake runs (its video ids known). */
+    env?: (fake: FakeYoutube) => Promise<Record<string, string>>
+    /** More browser context options (`bypassCSP` for axe-core: tests/support/axe.ts). */
+    context?: BrowserContextOptions
+    /** The page's context skips the CSP (axe-core is injected: tests/support/axe.ts). */
+    bypassCSP?: boolean
+  } = {},
+) {
   let folders: ReturnType<typeof e2eFolders> | undefined
   beforeAll(async () => {
     for (const key of Object.keys(perf)) delete perf[key]
@@ -58,6 +69,7 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
       ...(opts.directMedia === false ? {} : { YOUTUBE_MEDIA_URL: YOUTUBE_MEDIA_URL! }),
       SPONSORBLOCK_URL: sponsorBlock.sbUrl,
       FETCH_ALLOW_HOSTS: '127.0.0.1',
+      ...(await opts.env?.(fake)),
     }
     ;[server, browser] = await Promise.all([
       startServerProcess({ DATA_DIR: dataDir, ...env, YOUTUBE_RETRY_BASE_MS: '1', RATE_LIMIT_MAX: '1000' }),
@@ -67,7 +79,11 @@ export function setUpVideoArea(opts: { fake?: FakeYoutubeOptions; directMedia?: 
         headless: true,
       }),
     ])
-    const watched = await openLoggedInPage(browser, { ...opts.context, baseURL: server.url, viewport: DESKTOP }, { email: EMAIL, password: PASSWORD })
+    const watched = await openLoggedInPage(
+      browser,
+      { ...opts.context, baseURL: server.url, viewport: DESKTOP, ...(opts.bypassCSP ? { bypassCSP: true } : {}) },
+      { email: EMAIL, password: PASSWORD },
+    )
     ;({ context, page, pageErrors, consoleProblems } = watched)
   }, 240_000)
 

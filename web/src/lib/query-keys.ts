@@ -38,6 +38,8 @@ export const queryKeys = {
     /** Saved playback position of one video (never patched with the video's marks). */
     progress: (id: string) => ['YoutubeVideo', 'progress', id] as const,
   },
+  /** Listen mode: the state of a video's audio (POST .../audio), polled while it is fetched. */
+  youtubeAudio: { all: ['YoutubeAudio'] as const, detail: (id: string) => ['YoutubeAudio', id] as const },
   youtubeVideoCategory: { all: ['YoutubeVideoCategory'] as const },
   youtubeLikeVideos: { all: ['YoutubeLikeVideos'] as const },
   youtubeQueueVideos: { all: ['YoutubeQueueVideos'] as const },

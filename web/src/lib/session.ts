@@ -12,7 +12,7 @@ export const sessionQuery = queryOptions({
   retry: false,
 })
 
-export type SessionUser = { email: string; admin: boolean }
+export type SessionUser = { id: string; email: string; admin: boolean }
 
 /** Only same-site relative paths may be a `next` target, never another origin. */
 export function safeNext(next: unknown): string | undefined {

@@ -3,6 +3,7 @@ import { api, request } from '~/lib/api.ts'
 import { queryClient } from '~/lib/query-client.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import { patchVideoCaches, restoreCaches } from '~/lib/video-cache.ts'
+import { type AudioStatus, audioPollInterval } from './listen.ts'
 import { resumePosition } from './logic.ts'
 
 /** The position saved on the server for one video (so it resumes on another device). */
@@ -12,6 +13,22 @@ export const progressQuery = (id: string) =>
     queryFn: () => request(api.youtube.videos[':id'].progress.$get({ param: { id } })),
     staleTime: 0,
     retry: false,
+  })
+
+/**
+ * Listen mode: asks for a video's audio (POST starts the fetch, or reports it under way, ready or
+ * failed) and asks again every second while it is fetched, also in a hidden tab or on a locked
+ * phone, where listening goes on (docs/decisions/194).
+ */
+export const audioQuery = (id: string) =>
+  queryOptions({
+    queryKey: queryKeys.youtubeAudio.detail(id),
+    queryFn: (): Promise<AudioStatus> => request(api.youtube.videos[':id'].audio.$post({ param: { id } })),
+    staleTime: 0,
+    retry: 2,
+    refetchOnWindowFocus: false,
+    refetchInterval: (query) => audioPollInterval(query.state.data),
+    refetchIntervalInBackground: true,
   })
 
 /** Where a video should start: its saved position (0 when none, or when it could not be read). */

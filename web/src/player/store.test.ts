@@ -6,10 +6,12 @@ import {
   createPlayerState,
   currentVideo,
   ended,
+  hydrateListen,
   next,
   patchListVideo,
   previous,
   setAutoplay,
+  setListen,
   syncList,
 } from './store.ts'
 
@@ -154,5 +156,46 @@ describe('player store: fresh data', () => {
     const same = s.list
     syncList(s, 'feed', page(1).map((v, i) => (i === 1 ? fresh[1]! : v)), 1, 1)
     expect(s.list).toBe(same)
+  })
+})
+
+describe('listen mode in the store', () => {
+  test('the remembered choice is read once per account and survives clearing the list', () => {
+    const s = createPlayerState()
+    hydrateListen('user-a', true, s)
+    expect(s.listen).toBe(true)
+    expect(s.listenUser).toBe('user-a')
+    // switched off meanwhile: reading the same account again does not undo it
+    setListen(false, null, s)
+    hydrateListen('user-a', true, s)
+    expect(s.listen).toBe(false)
+    hydrateListen('user-b', true, s)
+    expect(s.listen).toBe(true)
+    setAutoplay(true, s)
+    syncList(s, 'feed', page(1), 1, 1)
+    clearPlayer(s)
+    expect(s.listen).toBe(true)
+    expect(s.listenUser).toBe('user-b')
+  })
+
+  test('switching mode mid-video goes on from where it was', () => {
+    const s = playing()
+    const session = s.session
+    setListen(true, 42.5, s)
+    expect(s.listen).toBe(true)
+    expect(s.startFrom).toBe(42.5)
+    expect(currentVideo(s)!.id).toBe('p1v0')
+    // the same video, not started again
+    expect(s.session).toBe(session)
+    setListen(false, 50, s)
+    expect(s.startFrom).toBe(50)
+    // before anything played it starts as it would have
+    next(s)
+    expect(s.startFrom).toBe('saved')
+    setListen(true, null, s)
+    expect(s.startFrom).toBe('saved')
+    // the same mode again changes nothing
+    setListen(true, 7, s)
+    expect(s.startFrom).toBe('saved')
   })
 })

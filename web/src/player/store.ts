@@ -13,6 +13,7 @@ export type PlayerVideo = {
 }
 
 export type PageRequest = { page: number; at: 'first' | 'last' }
+export type StartFrom = 'saved' | 'zero' | number
 
 export function createPlayerState() {
   return {
@@ -29,12 +30,19 @@ export function createPlayerState() {
     progress: { playedSeconds: 0, duration: 0 },
     queueOpen: false,
     shortcutsOpen: false,
-    /** Where the current item starts: its saved position, or 0 (chosen in the queue panel). */
-    startFrom: 'saved' as 'saved' | 'zero',
+    /**
+     * Where the current item starts: its saved position, 0 (chosen in the queue panel), or these
+     * seconds (where it was when listen mode was switched: docs/product.md#listen-mode).
+     */
+    startFrom: 'saved' as StartFrom,
     /** Changes whenever an item is started, so the same video can be started again. */
     session: 0,
     /** A page the list must load for the player (index moved past either end of this page). */
     pageRequest: null as PageRequest | null,
+    /** Listen mode: the queue plays as audio through an <audio> element (docs/product.md#listen-mode). */
+    listen: false,
+    /** The account whose remembered listen choice `listen` holds (null until read). */
+    listenUser: null as string | null,
   }
 }
 
@@ -61,7 +69,7 @@ function start(s: PlayerState, index: number, from: 'saved' | 'zero') {
 /** Clears the list and everything about it; leaves the footer shown or not as it was. */
 function clear(s: PlayerState) {
   const fresh = createPlayerState()
-  Object.assign(s, { ...fresh, autoplay: s.autoplay, session: s.session + 1 })
+  Object.assign(s, { ...fresh, autoplay: s.autoplay, session: s.session + 1, listen: s.listen, listenUser: s.listenUser })
 }
 
 /** Turns autoplay on (the list fills it in) or off (clears the list). */
@@ -179,4 +187,21 @@ export function setShortcutsOpen(open: boolean, s: PlayerState = playerStore) {
 export function patchListVideo(id: string, patch: Partial<PlayerVideo>, s: PlayerState = playerStore) {
   const i = s.list.findIndex((v) => v.id === id)
   if (i >= 0) s.list[i] = { ...s.list[i]!, ...patch }
+}
+
+/** The remembered listen choice of `userId` (read from this device), unless already read for that account. */
+export function hydrateListen(userId: string, on: boolean, s: PlayerState = playerStore) {
+  if (s.listenUser === userId) return
+  s.listenUser = userId
+  s.listen = on
+}
+
+/**
+ * Listen mode on or off. `at`: where the current video stands (seconds), so it goes on from there in
+ * the other mode; null when nothing played yet (it then starts as it would have).
+ */
+export function setListen(on: boolean, at: number | null, s: PlayerState = playerStore) {
+  if (on === s.listen) return
+  s.listen = on
+  if (at !== null && Number.isFinite(at) && s.list[s.index]) s.startFrom = Math.max(0, at)
 }

@@ -31,7 +31,8 @@ export interface PlayerBackend {
   destroy(): void
 }
 
-export type BackendKind = 'html5' | 'youtube'
+/** `audio`: listen mode's <audio> element (the HTML5 backend with its `audio` option). */
+export type BackendKind = 'html5' | 'youtube' | 'audio'
 
 export function backendKindFor(video: PlayableVideo): BackendKind {
   return video.mediaUrl ? 'html5' : 'youtube'

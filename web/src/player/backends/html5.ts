@@ -1,12 +1,15 @@
 import type { BackendEvents, PlayableVideo, PlayerBackend } from './backend.ts'
 
 /**
- * HTML5 <video> backend: one element for the player's life, its `src` swapped per video.
+ * HTML5 media backend: one element for the player's life, its `src` swapped per video.
  * `controls`: the browser's own play/pause, seek and volume for touch and pointer (the video page).
+ * `audio`: an <audio> element (listen mode, docs/product.md#listen-mode): it keeps playing with the
+ * screen locked, and keeping one element for the whole queue lets mobile browsers go on to the next
+ * video without a new tap.
  */
-export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { controls = false } = {}): PlayerBackend {
-  const el = document.createElement('video')
-  el.playsInline = true
+export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { controls = false, audio = false } = {}): PlayerBackend {
+  const el = document.createElement(audio ? 'audio' : 'video')
+  if (el instanceof HTMLVideoElement) el.playsInline = true
   el.controls = controls
   el.preload = 'auto'
   el.setAttribute('data-player', 'html5')
@@ -24,8 +27,8 @@ export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { c
 
   const tryPlay = () => {
     el.play().catch((err: unknown) => {
-      // a browser that refuses sound without a gesture still plays muted
-      if (err instanceof DOMException && err.name === 'NotAllowedError' && !el.muted) {
+      // a browser that refuses sound without a gesture still plays a video muted (not audio: silence is no use)
+      if (err instanceof DOMException && err.name === 'NotAllowedError' && !el.muted && !audio) {
         el.muted = true
         el.play().catch(() => events.onPause())
       } else if (!(err instanceof DOMException && err.name === 'AbortError')) events.onPause()
@@ -45,7 +48,7 @@ export function createHtml5Backend(host: HTMLElement, events: BackendEvents, { c
   }
   const onEnded = () => events.onEnded()
   const onError = () => {
-    if (el.getAttribute('src')) events.onError('Video could not be loaded')
+    if (el.getAttribute('src')) events.onError(audio ? 'Audio could not be loaded' : 'Video could not be loaded')
   }
   el.addEventListener('loadedmetadata', onMeta)
   el.addEventListener('play', onPlay)

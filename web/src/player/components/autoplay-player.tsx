@@ -1,14 +1,18 @@
+import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { KeyboardIcon, ListVideoIcon, PanelRightCloseIcon, PauseIcon, PlayIcon, SkipBackIcon, SkipForwardIcon } from 'lucide-react'
-import { type RefObject, useRef, useState } from 'react'
+import { type RefObject, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { css } from 'styled-system/css'
 import { useSnapshot } from 'valtio'
 import { IconButton } from '~/components/ui/button.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
+import { sessionQuery } from '~/lib/session.ts'
+import { readListen } from '../listen.ts'
 import { percentPlayed } from '../logic.ts'
 import {
   currentVideo,
   ended,
+  hydrateListen,
   next,
   patchListVideo,
   playerStore,
@@ -23,6 +27,7 @@ import { useMediaSession } from '../use-media-session.ts'
 import { usePlaybackTracking } from '../use-playback-tracking.ts'
 import { useSegmentActions, useShownSegments } from '../use-segment-actions.ts'
 import { usePlayerShortcuts } from '../use-shortcuts.ts'
+import { ListenArt, ListenNoticeStrip, ListenSwitch, useListenAudio, usePrepareNext } from './listen-controls.tsx'
 import { MediaPlayer, type MediaPlayerHandle } from './media-player.tsx'
 import { ProgressSlider } from './progress-slider.tsx'
 import { SegmentNoticeView } from './segment-notice.tsx'
@@ -39,6 +44,8 @@ const titleText = css({ display: 'block', truncate: true, fontWeight: 'medium', 
 const channelText = css({ display: 'block', truncate: true, textStyle: 'xs', color: 'fg.muted', lineHeight: '24px', _hover: { textDecoration: 'underline' } })
 const muted = css({ textStyle: 'sm', color: 'fg.muted' })
 const controls = css({ display: 'flex', alignItems: 'center', gap: '1', flexShrink: '0' })
+// the mini player slot: the media player, with the artwork over it in listen mode
+const slot = css({ position: 'relative', width: 'full', height: 'full' })
 // the queue button shows on phones too: the panel it opens holds the playing video
 const extras = css({ display: 'flex', alignItems: 'center', gap: '1', flexShrink: '0', flex: { md: '1' }, justifyContent: 'flex-end' })
 
@@ -52,13 +59,19 @@ const extras = css({ display: 'flex', alignItems: 'center', gap: '1', flexShrink
  */
 export default function AutoplayPlayer() {
   const player = useRef<MediaPlayerHandle>(null)
+  // listen mode as remembered for this account on this device, read before anything plays
+  const userId = useQuery(sessionQuery).data?.id
+  const { listenUser } = useSnapshot(playerStore)
+  useLayoutEffect(() => {
+    if (userId) hydrateListen(userId, readListen(globalThis.localStorage, userId))
+  }, [userId])
   return (
     <>
       <div className={root}>
         <FooterProgress player={player} />
-        <PlayerBar />
+        <PlayerBar player={player} />
       </div>
-      <PlayerEngine player={player} />
+      {(!userId || listenUser === userId) && <PlayerEngine player={player} />}
       <FooterSegments player={player} />
     </>
   )
@@ -85,7 +98,7 @@ function FooterProgress({ player }: { player: RefObject<MediaPlayerHandle | null
   )
 }
 
-function PlayerBar() {
+function PlayerBar({ player }: { player: RefObject<MediaPlayerHandle | null> }) {
   const snap = useSnapshot(playerStore)
   const video = currentVideo(snap)
   return (
@@ -117,6 +130,7 @@ function PlayerBar() {
         </IconButton>
       </div>
       <div className={extras}>
+        <ListenSwitch player={player} />
         <IconButton aria-label="Keyboard shortcuts" variant="ghost" size="sm" onClick={() => setShortcutsOpen(true)} hideBelow="md">
           <KeyboardIcon />
         </IconButton>
@@ -146,10 +160,14 @@ const actions = {
 
 /** The media player (in the queue panel), its keyboard shortcuts, the shortcuts dialog. */
 function PlayerEngine({ player }: { player: RefObject<MediaPlayerHandle | null> }) {
-  const { list, index, session, startFrom, playing, queueOpen, shortcutsOpen, page, totalPages } = useSnapshot(playerStore)
+  const { list, index, session, startFrom, playing, queueOpen, shortcutsOpen, page, totalPages, listen } = useSnapshot(playerStore)
   const video = list[index]
   const tracking = useRef<{ ended(p: number, d: number): void }>(null)
   usePlayerShortcuts({ ...actions, seekBy: (s) => player.current?.seekBy(s) })
+  // listen mode: the audio route once the video's audio is ready (docs/product.md#listen-mode)
+  const audio = useListenAudio(video?.id, listen)
+  usePrepareNext(listen, !!audio.src)
+  const source = useMemo(() => (video ? { id: video.id, mediaUrl: listen ? audio.src : video.mediaUrl } : null), [video, listen, audio.src])
 
   return (
     <>
@@ -160,33 +178,38 @@ function PlayerEngine({ player }: { player: RefObject<MediaPlayerHandle | null> 
         page={page}
         totalPages={totalPages}
         player={
-          video ? (
-            <MediaPlayer
-              ref={player}
-              label="Autoplay player"
-              video={video}
-              session={session}
-              startFrom={startFrom}
-              playing={playing}
-              onPlayingChange={setPlaying}
-              onProgress={(p, d) => setProgress(p, d)}
-              onEnded={(p, d) => {
-                tracking.current?.ended(p, d)
-                ended()
-              }}
-              onError={(message) => {
-                // a video that cannot play is skipped, so the queue never stalls on it; the notice names it, says
-                // why, and offers it where it can play (hovering the notice holds it open)
-                notify.error(`Skipped: ${video.title}`, `${message}.`, {
-                  label: 'Open on YouTube',
-                  onClick: () => window.open(`https://www.youtube.com/watch?v=${encodeURIComponent(video.id)}`, '_blank', 'noopener'),
-                })
-                ended()
-              }}
-            />
+          video && source ? (
+            <div className={slot}>
+              <MediaPlayer
+                ref={player}
+                label="Autoplay player"
+                video={source}
+                audio={listen}
+                session={session}
+                startFrom={startFrom}
+                playing={playing}
+                onPlayingChange={setPlaying}
+                onProgress={(p, d) => setProgress(p, d)}
+                onEnded={(p, d) => {
+                  tracking.current?.ended(p, d)
+                  ended()
+                }}
+                onError={(message) => {
+                  // a video that cannot play is skipped, so the queue never stalls on it; the notice names it, says
+                  // why, and offers it where it can play (hovering the notice holds it open)
+                  notify.error(`Skipped: ${video.title}`, `${message}.`, {
+                    label: 'Open on YouTube',
+                    onClick: () => window.open(`https://www.youtube.com/watch?v=${encodeURIComponent(video.id)}`, '_blank', 'noopener'),
+                  })
+                  ended()
+                }}
+              />
+              {listen && <ListenArt video={video} notice={audio.notice} />}
+            </div>
           ) : null
         }
       />
+      <ListenNoticeStrip notice={audio.notice} player={player} />
       <PlaybackBookkeeping player={player} tracking={tracking} />
       <ShortcutsDialog open={shortcutsOpen} onOpenChange={(o) => setShortcutsOpen(o)} />
     </>

@@ -26,8 +26,8 @@ export type MediaPlayerProps = {
   video: PlayableVideo
   /** A new value starts the video again (the same video may be started twice). */
   session?: number | string
-  /** 'saved': resume at the position saved on the server once ready; 'zero': from the start. */
-  startFrom?: 'saved' | 'zero'
+  /** 'saved': resume at the position saved on the server once ready; 'zero': from the start; or these seconds. */
+  startFrom?: 'saved' | 'zero' | number
   playing: boolean
   onPlayingChange(playing: boolean): void
   onProgress(playedSeconds: number, duration: number): void
@@ -38,6 +38,11 @@ export type MediaPlayerProps = {
   label?: string
   /** On-screen play/pause, seek and volume controls (the YouTube IFrame always has its own). */
   controls?: boolean
+  /**
+   * Listen mode (docs/product.md#listen-mode): an <audio> element plays `video.mediaUrl` (the audio
+   * route); while that is null (audio still being prepared) nothing is loaded.
+   */
+  audio?: boolean
 }
 
 /**
@@ -57,6 +62,7 @@ export function MediaPlayer({
   ref,
   label = 'Video player',
   controls = false,
+  audio = false,
 }: MediaPlayerProps) {
   const host = useRef<HTMLDivElement>(null)
   const backend = useRef<PlayerBackend | null>(null)
@@ -66,7 +72,9 @@ export function MediaPlayer({
   const started = useRef(0)
   const issued = useRef(0)
   const issuedVideo = useRef<string | null>(null)
-  const kind = backendKindFor(video)
+  // listen mode waiting for its audio: the element still holds the previous video, which must not play
+  const waiting = useRef(false)
+  const kind = audio ? 'audio' : backendKindFor(video)
 
   // the latest props for callbacks fired by the backend
   const latest = useRef({ playing, onPlayingChange, onProgress, onEnded, onError })
@@ -103,7 +111,8 @@ export function MediaPlayer({
         latest.current.onError?.(message)
       },
     }
-    const b = kind === 'html5' ? createHtml5Backend(host.current!, events, { controls }) : createYoutubeBackend(host.current!, events)
+    const b =
+      kind === 'youtube' ? createYoutubeBackend(host.current!, events) : createHtml5Backend(host.current!, events, { controls, audio: kind === 'audio' })
     backend.current = b
     issued.current = 0 // nothing handed to this backend yet: its errors until then are its own
     return () => {
@@ -119,7 +128,10 @@ export function MediaPlayer({
     const token = ++started.current
     loading.current = true
     b.pause()
-    const start = startFrom === 'zero' ? Promise.resolve(0) : savedStart(video.id)
+    // listen mode with its audio not ready yet: nothing to load until it is
+    waiting.current = kind === 'audio' && !video.mediaUrl
+    if (waiting.current) return
+    const start = typeof startFrom === 'number' ? Promise.resolve(startFrom) : startFrom === 'zero' ? Promise.resolve(0) : savedStart(video.id)
     void start.then((seconds) => {
       if (cancelled) return
       issued.current = token
@@ -134,7 +146,7 @@ export function MediaPlayer({
 
   useEffect(() => {
     const b = backend.current
-    if (!b) return
+    if (!b || waiting.current) return
     if (playing) b.play()
     else b.pause()
   }, [playing])
@@ -144,24 +156,27 @@ export function MediaPlayer({
     return () => clearInterval(timer)
   }, [])
 
+  // while listen mode waits for its audio, the element holds the previous video: not this one's time
   useImperativeHandle(
     ref,
     () => ({
       seek: (seconds) => {
+        if (waiting.current) return
         backend.current?.seek(seconds)
         report()
       },
       seekBy: (delta) => {
         const b = backend.current
-        if (!b) return
+        if (!b || waiting.current) return
         const d = b.duration()
         b.seek(Math.max(0, Math.min(b.currentTime() + delta, d > 0 ? d - 0.1 : Infinity)))
         report()
       },
-      currentTime: () => backend.current?.currentTime() ?? 0,
-      duration: () => backend.current?.duration() ?? 0,
+      currentTime: () => (waiting.current ? 0 : (backend.current?.currentTime() ?? 0)),
+      duration: () => (waiting.current ? 0 : (backend.current?.duration() ?? 0)),
       setMuted: (muted) => backend.current?.setMuted(muted),
-      loadedVideo: () => (backend.current && !loading.current ? issuedVideo.current : null),
+      // null while listen mode waits for its audio: the element still holds the previous video
+      loadedVideo: () => (backend.current && !loading.current && !waiting.current ? issuedVideo.current : null),
     }),
     [],
   )
