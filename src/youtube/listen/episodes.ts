@@ -1,0 +1,215 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import type { AppContext } from '../../context.ts'
+import type { Tx } from '../../db/client.ts'
+import type { JobDefinition } from '../../jobs/types.ts'
+import { errorFields, log } from '../../lib/logger.ts'
+import { failureKind } from '../../music/pipeline.ts'
+import { clipSegments } from '../../music/sponsorblock.ts'
+import { convertToMp3, probeMedia } from '../../tools/ffmpeg.ts'
+import { failureSentence } from '../../tools/failure.ts'
+import { audioDir, enforceAudioCache, FAILED_FOR_MS, getAudio, requestAudio } from './audio.ts'
+import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
+import { skipSpans } from './segments.ts'
+import { getSponsorblock, type SponsorblockSettings } from './settings.ts'
+import { youtubePodcastEpisodes, youtubePodcasts } from './tables.ts'
+import { youtubeSubscriptions, youtubeVideos } from '../tables.ts'
+
+/**
+ * Podcast episodes (docs/decisions/206): a video's listen-mode audio (audio.ts, fetched once
+ * with yt-dlp within the pacing) with the user's `skip` SponsorBlock categories cut out by the
+ * music jobs' cut (`convertToMp3` with `remove` spans: ffmpeg's aselect), always as MP3 so
+ * every podcast app plays it. One file per video and set of categories (`cut`).
+ */
+export type EpisodeRow = typeof youtubePodcastEpisodes.$inferSelect
+
+export const episodeDir = (ctx: AppContext) => join(audioDir(ctx), 'podcast')
+
+/** The user's `skip` categories as the episode key: sorted, comma-joined ('' cuts nothing). */
+export const cutOf = (settings: SponsorblockSettings) =>
+  SPONSORBLOCK_CATEGORIES.filter((c) => settings[c] === 'skip')
+    .sort()
+    .join(',')
+
+const cutTag = (cut: string) => (cut ? new Bun.CryptoHasher('sha256').update(cut).digest('hex').slice(0, 10) : 'whole')
+export const episodeFile = (videoId: string, cut: string) => `${videoId}.${cutTag(cut)}.mp3`
+const jobIdOf = (videoId: string, cut: string) => `youtube.episode.${videoId}.${cutTag(cut)}`
+
+export async function getEpisode(db: Tx, videoId: string, cut: string): Promise<EpisodeRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(youtubePodcastEpisodes)
+    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut)))
+  return row
+}
+
+const fileThere = async (ctx: AppContext, file: string | null) => !!file && !!(await stat(join(episodeDir(ctx), file)).catch(() => null))?.isFile()
+
+/**
+ * Makes sure the episode is made or under way. Ready with its file → as is (an `uncut` one,
+ * made while SponsorBlock was down, is made again when `remakeUncut`); failed → left alone
+ * when `retryFailed` is false (the schedule), else after FAILED_FOR_MS started again.
+ */
+export async function requestEpisode(ctx: AppContext, videoId: string, cut: string, opts: { retryFailed?: boolean; remakeUncut?: boolean } = {}) {
+  const row = await getEpisode(ctx.db, videoId, cut)
+  if (row?.state === 'ready' && (await fileThere(ctx, row.file))) {
+    if (row.uncut && opts.remakeUncut) await ctx.jobs.enqueue(episodeJob, { videoId, cut }, { jobId: jobIdOf(videoId, cut) })
+    return
+  }
+  if (row?.state === 'failed' && (opts.retryFailed === false || (row.failedAt && Date.now() - row.failedAt.getTime() < FAILED_FOR_MS))) return
+  if (row?.state !== 'fetching') {
+    await ctx.db
+      .insert(youtubePodcastEpisodes)
+      .values({ videoId, cut, state: 'fetching' })
+      .onConflictDoUpdate({
+        target: [youtubePodcastEpisodes.videoId, youtubePodcastEpisodes.cut],
+        set: { state: 'fetching', error: null, failedAt: null, file: null, size: null, duration: null, createdAt: sql`now()` },
+      })
+  }
+  await ctx.jobs.enqueue(episodeJob, { videoId, cut }, { jobId: jobIdOf(videoId, cut) })
+}
+
+/** The video's audio is ready: its waiting episodes are made now (called by audio.ts). */
+export async function audioReadyForEpisodes(ctx: AppContext, videoId: string) {
+  const waiting = await ctx.db
+    .select({ cut: youtubePodcastEpisodes.cut })
+    .from(youtubePodcastEpisodes)
+    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.state, 'fetching')))
+  for (const w of waiting) await ctx.jobs.enqueue(episodeJob, { videoId, cut: w.cut }, { jobId: jobIdOf(videoId, w.cut) })
+}
+
+/** The video's audio failed: its waiting episodes fail with the same sentence (called by audio.ts). */
+export async function audioFailedForEpisodes(ctx: AppContext, videoId: string, sentence: string) {
+  await ctx.db
+    .update(youtubePodcastEpisodes)
+    .set({ state: 'failed', error: sentence, failedAt: sql`now()` })
+    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.state, 'fetching')))
+}
+
+async function failEpisode(ctx: AppContext, videoId: string, cut: string, error: Error) {
+  await ctx.db
+    .update(youtubePodcastEpisodes)
+    .set({ state: 'failed', error: failureSentence(failureKind(error), error.message), failedAt: sql`now()` })
+    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), eq(youtubePodcastEpisodes.state, 'fetching')))
+}
+
+export const episodeJob: JobDefinition<{ videoId: string; cut: string }> = {
+  name: 'youtube.podcastEpisode',
+  payload: z.object({
+    videoId: z.string().regex(/^[\w-]{11}$/),
+    cut: z.string().refine((s) => s === '' || s.split(',').every((c) => (SPONSORBLOCK_CATEGORIES as readonly string[]).includes(c)), 'unknown category'),
+  }),
+  backoff: 'exponential',
+  // an hour-long talk is re-encoded in about a minute; a loaded machine gets room
+  timeoutMs: 60 * 60 * 1000,
+  async run(ctx, { videoId, cut }, job) {
+    const row = await getEpisode(ctx.db, videoId, cut)
+    const remake = row?.state === 'ready' && row.uncut
+    if (row?.state !== 'fetching' && !remake) return
+    // 1. the video's audio, from listen mode's cache (fetched now if missing: its job calls back)
+    const source = await getAudio(ctx.db, videoId)
+    const sourcePath = source?.state === 'ready' && source.file ? join(audioDir(ctx), source.file) : null
+    if (!sourcePath || !(await stat(sourcePath).catch(() => null))?.isFile()) {
+      const asked = await requestAudio(ctx, videoId)
+      if (asked.state === 'failed' && !remake) await audioFailedForEpisodes(ctx, videoId, asked.error ?? 'The audio could not be fetched.')
+      return
+    }
+    // 2. what to cut: the user's skip categories, the music cut's rule (merged, clipped to the source)
+    const spans = await skipSpans(ctx, videoId, cut ? cut.split(',') : [], job.signal)
+    if (spans === null && remake) return // still unreachable: the uncut episode stays
+    const ffmpeg = ctx.tools.ffmpeg
+    const dir = episodeDir(ctx)
+    const file = episodeFile(videoId, cut)
+    const tmp = join(dir, `.${file}.${crypto.randomUUID()}.tmp.mp3`)
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+    try {
+      const remove = spans?.length ? clipSegments(spans, (await probeMedia(ffmpeg, sourcePath, job.signal)).duration) : []
+      await convertToMp3(ffmpeg, sourcePath, tmp, job.signal, () => {}, { remove: remove.map((s) => [s.start, s.end] as [number, number]) }, false)
+      // 3. the served file's own length and size, for itunes:duration and the enclosure
+      const { duration } = await probeMedia(ffmpeg, tmp, job.signal)
+      const { size } = await stat(tmp)
+      await rename(tmp, join(dir, file))
+      const [done] = await ctx.db
+        .update(youtubePodcastEpisodes)
+        .set({
+          state: 'ready',
+          error: null,
+          file,
+          size,
+          duration,
+          removed: remove.reduce((sum, s) => sum + (s.end - s.start), 0),
+          uncut: spans === null,
+          playedAt: sql`now()`,
+        })
+        .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), sql`${youtubePodcastEpisodes.state} in ('fetching', 'ready')`))
+        .returning()
+      if (!done) await rm(join(dir, file), { force: true })
+      else await enforceAudioCache(ctx, null)
+    } catch (err) {
+      if (job.signal.aborted) throw err
+      if (!remake && err instanceof Error && job.attempt >= job.attempts) await failEpisode(ctx, videoId, cut, err)
+      throw err
+    } finally {
+      await rm(tmp, { force: true }).catch((err) => log.warn('episode work file not removed', errorFields(err)))
+    }
+  },
+  async onGiveUp(ctx, { videoId, cut }, error) {
+    await failEpisode(ctx, videoId, cut, error)
+  },
+}
+
+/**
+ * A feed's episodes: the newest `keepLast` ready episodes (with the user's cut) of the
+ * channel's plain videos. An older one stays until a newer one is ready, then leaves.
+ */
+export async function feedEpisodes(db: Tx, channelId: string, keepLast: number, cut: string) {
+  return db
+    .select({ video: youtubeVideos, episode: youtubePodcastEpisodes })
+    .from(youtubePodcastEpisodes)
+    .innerJoin(youtubeVideos, eq(youtubeVideos.id, youtubePodcastEpisodes.videoId))
+    .where(
+      and(
+        eq(youtubeVideos.channelId, channelId),
+        eq(youtubeVideos.kind, 'video'),
+        eq(youtubePodcastEpisodes.cut, cut),
+        eq(youtubePodcastEpisodes.state, 'ready'),
+      ),
+    )
+    .orderBy(desc(youtubeVideos.publishedAt), desc(youtubeVideos.id))
+    .limit(keepLast)
+}
+
+/** Every enabled podcast of a followed channel, with its owner's cut. */
+export async function enabledPodcastCuts(db: Tx) {
+  const rows = await db
+    .select({ userId: youtubePodcasts.userId, channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast })
+    .from(youtubePodcasts)
+    .innerJoin(
+      youtubeSubscriptions,
+      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
+    )
+    .where(eq(youtubePodcasts.enabled, true))
+  const cuts = new Map<string, string>()
+  const out = []
+  for (const r of rows) {
+    if (!cuts.has(r.userId)) cuts.set(r.userId, cutOf(await getSponsorblock(db, r.userId)))
+    out.push({ ...r, cut: cuts.get(r.userId)! })
+  }
+  return out
+}
+
+/** `videoId|cut` of every episode in some feed now: the cache keeps them. */
+export async function episodesInFeeds(db: Tx): Promise<Set<string>> {
+  const keys = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const p of await enabledPodcastCuts(db)) {
+    // one query per channel and cut, with the largest keepLast
+    const key = `${p.channelId}|${p.cut}`
+    if ((seen.get(key) ?? 0) >= p.keepLast) continue
+    seen.set(key, p.keepLast)
+    for (const e of await feedEpisodes(db, p.channelId, p.keepLast, p.cut)) keys.add(`${e.episode.videoId}|${e.episode.cut}`)
+  }
+  return keys
+}
