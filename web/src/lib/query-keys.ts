@@ -41,6 +41,8 @@ export const queryKeys = {
   youtubeVideoCategory: { all: ['YoutubeVideoCategory'] as const },
   youtubeLikeVideos: { all: ['YoutubeLikeVideos'] as const },
   youtubeQueueVideos: { all: ['YoutubeQueueVideos'] as const },
+  /** GET /youtube/podcasts: the user's feeds (the channel switches read it too). */
+  youtubePodcast: { all: ['YoutubePodcast'] as const },
   admin: {
     all: ['Admin'] as const,
     status: () => ['Admin', 'status'] as const,

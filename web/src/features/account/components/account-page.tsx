@@ -6,11 +6,12 @@ import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
+import { PodcastsTab } from './podcasts-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
 /**
  * /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings),
- * Music Players (docs/subsonic.md), Notifications and Legal. `tab` and `onTabChange`: the open tab lives in the URL
+ * Music Players (docs/subsonic.md), Podcasts (docs/product.md#podcasts), Notifications and Legal. `tab` and `onTabChange`: the open tab lives in the URL
  * (`?tab=webdav`), so a reload or a shared link keeps it.
  */
 export function AccountPage({
@@ -22,12 +23,13 @@ export function AccountPage({
 }: { user: SessionUser; tab?: string; onTabChange?: (tab: string) => void; providerLinked?: boolean; providerError?: string }) {
   return (
     <Page title="Account">
-      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="2xl">
+      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="3xl">
         <TabsList>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
           <TabsTrigger value="players">Music Players</TabsTrigger>
+          <TabsTrigger value="podcasts">Podcasts</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
@@ -43,6 +45,9 @@ export function AccountPage({
         </TabsContent>
         <TabsContent value="players">
           <MusicPlayersTab />
+        </TabsContent>
+        <TabsContent value="podcasts">
+          <PodcastsTab />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationsTab />
