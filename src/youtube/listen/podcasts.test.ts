@@ -161,7 +161,7 @@ test('a feed holds exactly the newest keepLast ready episodes: a new upload push
   const now = Date.now()
   const insert = (id: string, kind: string, at: number) =>
     t.ctx.db.execute(
-      sql`insert into youtube_videos (id, channel_id, title, published_at, category_id, duration, kind) values (${id}, ${channelId}, ${`Video ${id}`}, ${new Date(at)}, 28, ${TONE_SECONDS}, ${kind})`,
+      sql`insert into youtube_videos (id, channel_id, title, published_at, category_id, duration, kind) values (${id}, ${channelId}, ${`Video ${id}`}, ${new Date(at).toISOString()}::timestamptz, 28, ${TONE_SECONDS}, ${kind})`,
     )
   await insert(FRESH, 'video', now)
   await insert('freshShort1', 'short', now + 1000)
