@@ -163,6 +163,13 @@ describe('podcasts in the browser', () => {
       expect(await field.inputValue()).toBe(before.feeds[0]!.url)
       expect(await page.getByRole('textbox', { name: 'All your podcasts in one feed' }).inputValue()).toBe(before.allUrl)
       expect(await page.getByRole('link', { name: 'Download the OPML file' }).getAttribute('href')).toBe(before.opmlUrl)
+      // every tab on one row, none cut off
+      const list = (await page.getByRole('tablist').boundingBox())!
+      for (const name of ['Account', 'Podcasts', 'Legal']) {
+        const tab = (await page.getByRole('tab', { name, exact: true }).boundingBox())!
+        expect(tab.x + tab.width).toBeLessThanOrEqual(list.x + list.width + 1)
+        expect(tab.y).toBeLessThan(list.y + list.height)
+      }
       // the feed answers without a cookie, as a podcast app fetches it
       expect((await fetch(before.feeds[0]!.url)).status).toBe(200)
 

@@ -23,7 +23,7 @@ export function AccountPage({
 }: { user: SessionUser; tab?: string; onTabChange?: (tab: string) => void; providerLinked?: boolean; providerError?: string }) {
   return (
     <Page title="Account">
-      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="3xl">
+      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="4xl">
         <TabsList>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
