@@ -109,13 +109,16 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string }> = {
     const remake = row?.state === 'ready' && row.uncut
     if (row?.state !== 'fetching' && !remake) return
     // 1. the video's audio, from listen mode's cache (fetched now if missing: its job calls back)
-    const source = await getAudio(ctx.db, videoId)
-    const sourcePath = source?.state === 'ready' && source.file ? join(audioDir(ctx), source.file) : null
-    if (!sourcePath || !(await stat(sourcePath).catch(() => null))?.isFile()) {
-      const asked = await requestAudio(ctx, videoId)
-      if (asked.state === 'failed' && !remake) await audioFailedForEpisodes(ctx, videoId, asked.error ?? 'The audio could not be fetched.')
-      return
+    let source = await getAudio(ctx.db, videoId)
+    if (!(source?.state === 'ready' && source.file && (await stat(join(audioDir(ctx), source.file)).catch(() => null))?.isFile())) {
+      // ready by now (its fetch ended meanwhile: its call-back found this job still running) → cut it here
+      source = await requestAudio(ctx, videoId)
+      if (source.state !== 'ready' || !source.file) {
+        if (source.state === 'failed' && !remake) await audioFailedForEpisodes(ctx, videoId, source.error ?? 'The audio could not be fetched.')
+        return
+      }
     }
+    const sourcePath = join(audioDir(ctx), source.file)
     // 2. what to cut: the user's skip categories, the music cut's rule (merged, clipped to the source)
     const spans = await skipSpans(ctx, videoId, cut ? cut.split(',') : [], job.signal)
     if (spans === null && remake) return // still unreachable: the uncut episode stays

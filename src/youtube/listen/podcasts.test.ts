@@ -233,6 +233,27 @@ test('SponsorBlock down: the episode is made uncut, and cut by the hourly job on
   await t.jobs.drain()
 })
 
+test('a change of SponsorBlock settings queues the episodes with the new categories', async () => {
+  expect((await b.client.put('/api/youtube/sponsorblock', { categories: { intro: 'skip' } })).status).toBe(200)
+  expect(t.jobs.waiting.map((j) => j.payload)).toEqual([
+    { videoId: FRESH, cut: 'intro' },
+    { videoId: plain[0], cut: 'intro' },
+  ])
+  await t.jobs.drain()
+  const theirs = await items((await podcasts(b.client)).feeds[0]!.url)
+  expect(theirs.map((i) => [i.guid['#text'], seconds(i['itunes:duration'])])).toEqual([
+    [FRESH, TONE_SECONDS],
+    [plain[0], TONE_SECONDS],
+  ])
+  // the intro (0-3 s) of the next one is cut once it is an episode again
+  expect((await b.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 3 })).status).toBe(200)
+  await t.jobs.drain()
+  expect((await items((await podcasts(b.client)).feeds[0]!.url)).map((i) => seconds(i['itunes:duration']))).toEqual([TONE_SECONDS, TONE_SECONDS, TONE_SECONDS - 3])
+  expect((await b.client.put('/api/youtube/sponsorblock', { categories: { intro: 'off' } })).status).toBe(200)
+  expect((await b.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 2 })).status).toBe(200)
+  await t.jobs.drain()
+})
+
 test('the feed: RSS fields, ETag and 304, byte ranges, all.xml and OPML', async () => {
   const list = await podcasts(a.client)
   const feed = await anon().request(path(list.feeds[0]!.url))
