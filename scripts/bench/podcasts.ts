@@ -22,7 +22,7 @@ import { sql } from 'drizzle-orm'
 import { users } from '../../src/auth/tables.ts'
 import { setLogLevel } from '../../src/lib/logger.ts'
 import { audioDir, enforceAudioCache } from '../../src/youtube/listen/audio.ts'
-import { cutOf, episodeDir, episodeFile } from '../../src/youtube/listen/episodes.ts'
+import { cutOf, episodeDir, episodeFile } from '../../src/youtube/listen/episode-queries.ts'
 import { DEFAULT_SPONSORBLOCK } from '../../src/youtube/listen/schema.ts'
 import { createTestApp, serveTestApp } from '../../tests/support/app.ts'
 

@@ -10,7 +10,7 @@ import { failureKind } from '../../music/pipeline.ts'
 import { failureSentence, ToolFailure, TRANSIENT_KINDS } from '../../tools/failure.ts'
 import { PaceWait } from '../../tools/pace.ts'
 import { downloadAudio } from '../../tools/ytdlp.ts'
-import { audioFailedForEpisodes, audioReadyForEpisodes, episodesInFeeds } from './episodes.ts'
+import { audioFailedForEpisodes, episodesInFeeds } from './episode-queries.ts'
 import { youtubeAudio, youtubePodcastEpisodes } from './tables.ts'
 
 /**
@@ -30,6 +30,12 @@ export const FAILED_FOR_MS = 60_000
 const PLAYED_EVERY_MS = 60_000
 
 export const audioDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'audio')
+
+/**
+ * What else waits for a video's audio, told once it is ready: podcast episodes made from it
+ * (episodes.ts adds its call-back; it imports this module, so this one cannot import it).
+ */
+export const whenAudioReady: ((ctx: AppContext, videoId: string) => Promise<void>)[] = []
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`
 
 const TYPES: Record<string, string> = {
@@ -167,7 +173,7 @@ export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
         .returning()
       if (!done) await rm(join(dir, file), { force: true })
       else {
-        await audioReadyForEpisodes(ctx, videoId)
+        for (const then of whenAudioReady) await then(ctx, videoId)
         await enforceAudioCache(ctx, videoId)
       }
     } finally {

@@ -1,21 +1,19 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { AppContext } from '../../context.ts'
-import type { Tx } from '../../db/client.ts'
 import type { JobDefinition } from '../../jobs/types.ts'
 import { errorFields, log } from '../../lib/logger.ts'
 import { failureKind } from '../../music/pipeline.ts'
 import { clipSegments } from '../../music/sponsorblock.ts'
 import { convertToMp3, probeMedia } from '../../tools/ffmpeg.ts'
 import { failureSentence } from '../../tools/failure.ts'
-import { audioDir, enforceAudioCache, FAILED_FOR_MS, getAudio, requestAudio } from './audio.ts'
+import { audioDir, enforceAudioCache, FAILED_FOR_MS, getAudio, requestAudio, whenAudioReady } from './audio.ts'
+import { audioFailedForEpisodes, cutTag, episodeDir, episodeFile, getEpisode } from './episode-queries.ts'
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
 import { skipSpans } from './segments.ts'
-import { getSponsorblock, type SponsorblockSettings } from './settings.ts'
-import { youtubePodcastEpisodes, youtubePodcasts } from './tables.ts'
-import { youtubeSubscriptions, youtubeVideos } from '../tables.ts'
+import { youtubePodcastEpisodes } from './tables.ts'
 
 /**
  * Podcast episodes (docs/decisions/206): a video's listen-mode audio (audio.ts, fetched once
@@ -23,27 +21,7 @@ import { youtubeSubscriptions, youtubeVideos } from '../tables.ts'
  * music jobs' cut (`convertToMp3` with `remove` spans: ffmpeg's aselect), always as MP3 so
  * every podcast app plays it. One file per video and set of categories (`cut`).
  */
-export type EpisodeRow = typeof youtubePodcastEpisodes.$inferSelect
-
-export const episodeDir = (ctx: AppContext) => join(audioDir(ctx), 'podcast')
-
-/** The user's `skip` categories as the episode key: sorted, comma-joined ('' cuts nothing). */
-export const cutOf = (settings: SponsorblockSettings) =>
-  SPONSORBLOCK_CATEGORIES.filter((c) => settings[c] === 'skip')
-    .sort()
-    .join(',')
-
-const cutTag = (cut: string) => (cut ? new Bun.CryptoHasher('sha256').update(cut).digest('hex').slice(0, 10) : 'whole')
-export const episodeFile = (videoId: string, cut: string) => `${videoId}.${cutTag(cut)}.mp3`
 const jobIdOf = (videoId: string, cut: string) => `youtube.episode.${videoId}.${cutTag(cut)}`
-
-export async function getEpisode(db: Tx, videoId: string, cut: string): Promise<EpisodeRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(youtubePodcastEpisodes)
-    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut)))
-  return row
-}
 
 const fileThere = async (ctx: AppContext, file: string | null) => !!file && !!(await stat(join(episodeDir(ctx), file)).catch(() => null))?.isFile()
 
@@ -71,21 +49,13 @@ export async function requestEpisode(ctx: AppContext, videoId: string, cut: stri
   await ctx.jobs.enqueue(episodeJob, { videoId, cut }, { jobId: jobIdOf(videoId, cut) })
 }
 
-/** The video's audio is ready: its waiting episodes are made now (called by audio.ts). */
+/** The video's audio is ready: its waiting episodes are made now (audio.ts calls it, registered below). */
 export async function audioReadyForEpisodes(ctx: AppContext, videoId: string) {
   const waiting = await ctx.db
     .select({ cut: youtubePodcastEpisodes.cut })
     .from(youtubePodcastEpisodes)
     .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.state, 'fetching')))
   for (const w of waiting) await ctx.jobs.enqueue(episodeJob, { videoId, cut: w.cut }, { jobId: jobIdOf(videoId, w.cut) })
-}
-
-/** The video's audio failed: its waiting episodes fail with the same sentence (called by audio.ts). */
-export async function audioFailedForEpisodes(ctx: AppContext, videoId: string, sentence: string) {
-  await ctx.db
-    .update(youtubePodcastEpisodes)
-    .set({ state: 'failed', error: sentence, failedAt: sql`now()` })
-    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.state, 'fetching')))
 }
 
 async function failEpisode(ctx: AppContext, videoId: string, cut: string, error: Error) {
@@ -163,56 +133,5 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string }> = {
   },
 }
 
-/**
- * A feed's episodes: the newest `keepLast` ready episodes (with the user's cut) of the
- * channel's plain videos. An older one stays until a newer one is ready, then leaves.
- */
-export async function feedEpisodes(db: Tx, channelId: string, keepLast: number, cut: string) {
-  return db
-    .select({ video: youtubeVideos, episode: youtubePodcastEpisodes })
-    .from(youtubePodcastEpisodes)
-    .innerJoin(youtubeVideos, eq(youtubeVideos.id, youtubePodcastEpisodes.videoId))
-    .where(
-      and(
-        eq(youtubeVideos.channelId, channelId),
-        eq(youtubeVideos.kind, 'video'),
-        eq(youtubePodcastEpisodes.cut, cut),
-        eq(youtubePodcastEpisodes.state, 'ready'),
-      ),
-    )
-    .orderBy(desc(youtubeVideos.publishedAt), desc(youtubeVideos.id))
-    .limit(keepLast)
-}
-
-/** Every enabled podcast of a followed channel, with its owner's cut. */
-export async function enabledPodcastCuts(db: Tx) {
-  const rows = await db
-    .select({ userId: youtubePodcasts.userId, channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast })
-    .from(youtubePodcasts)
-    .innerJoin(
-      youtubeSubscriptions,
-      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
-    )
-    .where(eq(youtubePodcasts.enabled, true))
-  const cuts = new Map<string, string>()
-  const out = []
-  for (const r of rows) {
-    if (!cuts.has(r.userId)) cuts.set(r.userId, cutOf(await getSponsorblock(db, r.userId)))
-    out.push({ ...r, cut: cuts.get(r.userId)! })
-  }
-  return out
-}
-
-/** `videoId|cut` of every episode in some feed now: the cache keeps them. */
-export async function episodesInFeeds(db: Tx): Promise<Set<string>> {
-  const keys = new Set<string>()
-  const seen = new Map<string, number>()
-  for (const p of await enabledPodcastCuts(db)) {
-    // one query per channel and cut, with the largest keepLast
-    const key = `${p.channelId}|${p.cut}`
-    if ((seen.get(key) ?? 0) >= p.keepLast) continue
-    seen.set(key, p.keepLast)
-    for (const e of await feedEpisodes(db, p.channelId, p.keepLast, p.cut)) keys.add(`${e.episode.videoId}|${e.episode.cut}`)
-  }
-  return keys
-}
+// audio.ts cannot import this module (it is imported from here): it calls back
+whenAudioReady.push(audioReadyForEpisodes)

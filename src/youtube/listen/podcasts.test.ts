@@ -13,7 +13,7 @@ import { startMusicServices, type MusicServices } from '../../../tests/support/m
 import { createYoutubeTestApp, quickUser, startTestFake, type YoutubeTestApp } from '../../../tests/support/youtube.ts'
 import { probeMedia } from '../../tools/ffmpeg.ts'
 import { audioDir, enforceAudioCache, watchUrl } from './audio.ts'
-import { episodeDir } from './episodes.ts'
+import { episodeDir } from './episode-queries.ts'
 import { podcastEpisodesJob } from './jobs.ts'
 
 // A followed channel as a private podcast: its newest videos' audio (the stand-in yt-dlp maps
