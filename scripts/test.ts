@@ -33,7 +33,7 @@ import { buildWebIfNeeded } from './web-build.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const OUT = join(ROOT, 'test-results')
-const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip', 'supysonic']
+const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip', 'supysonic', 'gpodder']
 const PG_ROLE = 'tunefeed'
 const PG_PASSWORD = 'tunefeed-test'
 const PG_DB = 'tunefeed'

@@ -1,7 +1,6 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
-import { rowsOf } from '../../db/rows.ts'
+import { and, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
@@ -11,7 +10,8 @@ import { failureKind } from '../../music/pipeline.ts'
 import { failureSentence, ToolFailure, TRANSIENT_KINDS } from '../../tools/failure.ts'
 import { PaceWait } from '../../tools/pace.ts'
 import { downloadAudio } from '../../tools/ytdlp.ts'
-import { youtubeAudio } from './tables.ts'
+import { audioFailedForEpisodes, episodesInFeeds } from './episode-queries.ts'
+import { youtubeAudio, youtubePodcastEpisodes } from './tables.ts'
 
 /**
  * Listen mode's audio (docs/decisions/192): a video's best audio, fetched once
@@ -30,6 +30,12 @@ export const FAILED_FOR_MS = 60_000
 const PLAYED_EVERY_MS = 60_000
 
 export const audioDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'audio')
+
+/**
+ * What else waits for a video's audio, told once it is ready: podcast episodes made from it
+ * (episodes.ts adds its call-back; it imports this module, so this one cannot import it).
+ */
+export const whenAudioReady: ((ctx: AppContext, videoId: string) => Promise<void>)[] = []
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`
 
 const TYPES: Record<string, string> = {
@@ -84,61 +90,53 @@ export async function markPlayed(db: Tx, videoId: string) {
 async function failAudio(ctx: AppContext, videoId: string, error: Error) {
   const sentence = failureSentence(failureKind(error), error.message)
   await ctx.db.update(youtubeAudio).set({ state: 'failed', error: sentence, failedAt: sql`now()` }).where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
+  await audioFailedForEpisodes(ctx, videoId, sentence)
 }
 
 /**
- * Removes ready audio, least recently played first, until the cache is within
- * AUDIO_CACHE_MB; `keep` (the audio just fetched) is never removed.
+ * Keeps listening's audio within AUDIO_CACHE_MB (docs/decisions/192, 208): listen-mode audio
+ * and podcast episode files together, least recently played first. Never removed: `keep`
+ * (the audio just fetched), episodes in some feed now, and the audio a waiting episode is
+ * made from. Returns the removed files (relative to DATA_DIR/audio).
  */
 export async function enforceAudioCache(ctx: AppContext, keep: string | null): Promise<string[]> {
   const limit = ctx.env.AUDIO_CACHE_MB * 1024 * 1024
-  const rows = await ctx.db
-    .select({ videoId: youtubeAudio.videoId, file: youtubeAudio.file, size: youtubeAudio.size })
+  const audio = await ctx.db
+    .select({ videoId: youtubeAudio.videoId, file: youtubeAudio.file, size: youtubeAudio.size, playedAt: youtubeAudio.playedAt })
     .from(youtubeAudio)
-    .where(and(eq(youtubeAudio.state, 'ready'), keep ? ne(youtubeAudio.videoId, keep) : undefined))
-    .orderBy(asc(youtubeAudio.playedAt), asc(youtubeAudio.videoId))
-  const kept = keep ? ((await getAudio(ctx.db, keep))?.size ?? 0) : 0
-  let total = kept + rows.reduce((sum, r) => sum + (r.size ?? 0), 0)
+    .where(eq(youtubeAudio.state, 'ready'))
+  const episodes = await ctx.db
+    .select({ videoId: youtubePodcastEpisodes.videoId, cut: youtubePodcastEpisodes.cut, file: youtubePodcastEpisodes.file, size: youtubePodcastEpisodes.size, playedAt: youtubePodcastEpisodes.playedAt })
+    .from(youtubePodcastEpisodes)
+    .where(eq(youtubePodcastEpisodes.state, 'ready'))
+  let total = [...audio, ...episodes].reduce((sum, r) => sum + (r.size ?? 0), 0)
   const removed: string[] = []
   if (total <= limit) return removed
-  const episodes = await feedEpisodeIds(ctx.db)
-  for (const r of rows) {
+  const inFeeds = await episodesInFeeds(ctx.db)
+  const waiting = new Set(
+    (await ctx.db.selectDistinct({ videoId: youtubePodcastEpisodes.videoId }).from(youtubePodcastEpisodes).where(eq(youtubePodcastEpisodes.state, 'fetching'))).map((r) => r.videoId),
+  )
+  const candidates = [
+    ...audio.filter((r) => r.videoId !== keep && !waiting.has(r.videoId)).map((r) => ({ ...r, cut: null as string | null })),
+    ...episodes.filter((r) => !inFeeds.has(`${r.videoId}|${r.cut}`)),
+  ].sort((x, y) => x.playedAt.getTime() - y.playedAt.getTime() || (x.videoId < y.videoId ? -1 : 1))
+  for (const r of candidates) {
     if (total <= limit) break
-    // podcast episodes still in a feed are kept
-    if (episodes.has(r.videoId)) continue
     // the row first: a request in between answers "not ready" rather than a missing file
-    const [gone] = await ctx.db
-      .delete(youtubeAudio)
-      .where(and(eq(youtubeAudio.videoId, r.videoId), eq(youtubeAudio.state, 'ready')))
-      .returning({ videoId: youtubeAudio.videoId })
-    if (gone && r.file) await rm(join(audioDir(ctx), r.file), { force: true })
+    const [gone] =
+      r.cut === null
+        ? await ctx.db.delete(youtubeAudio).where(and(eq(youtubeAudio.videoId, r.videoId), eq(youtubeAudio.state, 'ready'))).returning({ file: youtubeAudio.file })
+        : await ctx.db
+            .delete(youtubePodcastEpisodes)
+            .where(and(eq(youtubePodcastEpisodes.videoId, r.videoId), eq(youtubePodcastEpisodes.cut, r.cut), eq(youtubePodcastEpisodes.state, 'ready')))
+            .returning({ file: youtubePodcastEpisodes.file })
+    const rel = r.file && (r.cut === null ? r.file : join('podcast', r.file))
+    if (gone && rel) await rm(join(audioDir(ctx), rel), { force: true })
     total -= r.size ?? 0
-    removed.push(r.videoId)
+    if (rel) removed.push(rel)
   }
   if (removed.length) log.info('audio cache: least recently played removed', { removed: removed.length, bytes: total, limit })
   return removed
-}
-
-/**
- * Videos that are episodes of some enabled podcast: each such channel's newest
- * `keepLast` plain videos (the largest keepLast among its listeners).
- */
-export async function feedEpisodeIds(db: Tx): Promise<Set<string>> {
-  const result = await db.execute(sql`
-    select v.id from (
-      select p.channel_id, max(p.keep_last) as k
-      from youtube_podcasts p
-      join youtube_subscriptions s on s.user_id = p.user_id and s.channel_id = p.channel_id and s.deleted_at is null
-      where p.enabled
-      group by p.channel_id
-    ) p
-    cross join lateral (
-      select id from youtube_videos v
-      where v.channel_id = p.channel_id and v.kind = 'video'
-      order by v.published_at desc, v.id desc
-      limit p.k
-    ) v`)
-  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id))
 }
 
 export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
@@ -174,7 +172,10 @@ export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
         .where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
         .returning()
       if (!done) await rm(join(dir, file), { force: true })
-      else await enforceAudioCache(ctx, videoId)
+      else {
+        for (const then of whenAudioReady) await then(ctx, videoId)
+        await enforceAudioCache(ctx, videoId)
+      }
     } finally {
       await rm(work, { recursive: true, force: true }).catch((err) => log.warn('audio work folder not removed', errorFields(err)))
     }

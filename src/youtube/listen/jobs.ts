@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { JobDefinition, JobModule } from '../../jobs/types.ts'
 import { fetchAudioJob } from './audio.ts'
+import { episodeJob } from './episodes.ts'
 import { fetchAllEpisodes } from './podcasts.ts'
 
 /** New uploads of podcast channels become episodes (after the hourly channel refresh at :07). */
@@ -13,6 +14,6 @@ export const podcastEpisodesJob: JobDefinition<z.infer<typeof emptyPayload>> = {
 
 /** Listening's jobs, listed in src/jobs/registry.ts. */
 export const listenJobs: JobModule = {
-  definitions: [fetchAudioJob, podcastEpisodesJob],
+  definitions: [fetchAudioJob, episodeJob, podcastEpisodesJob],
   schedules: [{ id: 'youtube.podcastEpisodes.hourly', job: podcastEpisodesJob, payload: {}, pattern: '22 * * * *' }],
 }

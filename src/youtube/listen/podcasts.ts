@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext, AppEnv } from '../../context.ts'
@@ -8,8 +8,10 @@ import { fail } from '../../lib/errors.ts'
 import { sendFile } from '../../lib/send-file.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
 import { channelArt } from './art.ts'
-import { audioDir, getAudio, requestAudio } from './audio.ts'
-import { youtubeAudio, youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
+import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
+import { requestEpisode } from './episodes.ts'
+import { getSponsorblock } from './settings.ts'
+import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
 /**
  * Followed channels as private podcasts (docs/decisions/193): per-channel
@@ -70,25 +72,27 @@ async function newestVideos(db: Tx, channelId: string, keepLast: number) {
  * fetch). With `retryFailed` false (the schedule), a failed fetch is left alone: the user's
  * switch or listen mode starts it again.
  */
-export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number, opts: { retryFailed?: boolean } = {}) {
-  for (const v of await newestVideos(ctx.db, channelId, keepLast)) {
-    if (opts.retryFailed === false && (await getAudio(ctx.db, v.id))?.state === 'failed') continue
-    await requestAudio(ctx, v.id)
-  }
+export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number, cut: string, opts: { retryFailed?: boolean; remakeUncut?: boolean } = {}) {
+  for (const v of await newestVideos(ctx.db, channelId, keepLast)) await requestEpisode(ctx, v.id, cut, opts)
 }
 
-/** Every enabled podcast's channel (once, with the largest keepLast): new uploads become episodes. */
+/**
+ * Every enabled podcast's channel (once per set of skip categories, with the largest keepLast):
+ * new uploads become episodes; episodes made while SponsorBlock was down are cut now.
+ */
 export async function fetchAllEpisodes(ctx: AppContext) {
-  const rows = await ctx.db
-    .select({ channelId: youtubePodcasts.channelId, keepLast: sql<number>`max(${youtubePodcasts.keepLast})`.mapWith(Number) })
-    .from(youtubePodcasts)
-    .innerJoin(
-      youtubeSubscriptions,
-      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
-    )
-    .where(eq(youtubePodcasts.enabled, true))
-    .groupBy(youtubePodcasts.channelId)
-  for (const r of rows) await fetchEpisodes(ctx, r.channelId, r.keepLast, { retryFailed: false })
+  const wanted = new Map<string, { channelId: string; cut: string; keepLast: number }>()
+  for (const p of await enabledPodcastCuts(ctx.db)) {
+    const key = `${p.channelId}|${p.cut}`
+    if ((wanted.get(key)?.keepLast ?? 0) < p.keepLast) wanted.set(key, p)
+  }
+  for (const w of wanted.values()) await fetchEpisodes(ctx, w.channelId, w.keepLast, w.cut, { retryFailed: false, remakeUncut: true })
+}
+
+/** The user's episodes with their skip categories now (after a change of them). */
+export async function fetchUserEpisodes(ctx: AppContext, userId: string) {
+  const cut = cutOf(await getSponsorblock(ctx.db, userId))
+  for (const p of await enabledPodcasts(ctx.db, userId)) await fetchEpisodes(ctx, p.channelId, p.keepLast, cut)
 }
 
 /** The user's enabled podcasts with their channel. */
@@ -105,19 +109,9 @@ async function enabledPodcasts(db: Tx, userId: string) {
     .orderBy(youtubeChannels.title, youtubeChannels.id)
 }
 
-/** A feed's ready episodes: of the newest keepLast videos, those whose audio is ready. */
-async function episodes(db: Tx, channelId: string, keepLast: number) {
-  const videos = await newestVideos(db, channelId, keepLast)
-  if (!videos.length) return []
-  const ready = await db
-    .select()
-    .from(youtubeAudio)
-    .where(and(inArray(youtubeAudio.videoId, videos.map((v) => v.id)), eq(youtubeAudio.state, 'ready')))
-  const byId = new Map(ready.map((r) => [r.videoId, r]))
-  return videos.flatMap((v) => {
-    const a = byId.get(v.id)
-    return a?.file ? [{ video: v, audio: a }] : []
-  })
+/** A user's feed: the newest keepLast ready episodes with the user's skip categories cut out. */
+async function episodes(db: Tx, userId: string, channelId: string, keepLast: number) {
+  return feedEpisodes(db, channelId, keepLast, cutOf(await getSponsorblock(db, userId)))
 }
 
 const base = (ctx: AppContext, reqUrl: string) => (ctx.env.PUBLIC_URL ?? new URL(reqUrl).origin).replace(/\/$/, '')
@@ -126,7 +120,13 @@ export async function podcastsJson(ctx: AppContext, userId: string, reqUrl: stri
   const root = `${base(ctx, reqUrl)}/feeds/${await secretOf(ctx.db, userId)}`
   const feeds = []
   for (const p of await enabledPodcasts(ctx.db, userId)) {
-    feeds.push({ channelId: p.channelId, title: p.title, url: `${root}/channel/${p.channelId}.xml`, episodes: (await episodes(ctx.db, p.channelId, p.keepLast)).length })
+    feeds.push({
+      channelId: p.channelId,
+      title: p.title,
+      url: `${root}/channel/${p.channelId}.xml`,
+      episodes: (await episodes(ctx.db, userId, p.channelId, p.keepLast)).length,
+      keepLast: p.keepLast,
+    })
   }
   return { feeds, allUrl: `${root}/all.xml`, opmlUrl: `${root}/feeds.opml` }
 }
@@ -139,7 +139,7 @@ export async function setPodcast(ctx: AppContext, userId: string, channelId: str
     .insert(youtubePodcasts)
     .values({ userId, channelId, enabled, keepLast: keep })
     .onConflictDoUpdate({ target: [youtubePodcasts.userId, youtubePodcasts.channelId], set: { enabled, keepLast: keep, updatedAt: sql`now()` } })
-  if (enabled) await fetchEpisodes(ctx, channelId, keep)
+  if (enabled) await fetchEpisodes(ctx, channelId, keep, cutOf(await getSponsorblock(ctx.db, userId)))
   return { enabled, keepLast: keep }
 }
 
@@ -148,6 +148,8 @@ export async function setPodcast(ctx: AppContext, userId: string, channelId: str
 const xml = (s: string) => s.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch]!)
 // control characters other than tab and newlines are not allowed in XML 1.0
 const text = (s: string) => xml(s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''))
+/** "SponsorBlock: 0:42 of skipped parts cut out.", under an episode's description. */
+const cutNotice = (seconds: number) => `SponsorBlock: ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} of skipped parts cut out.`
 const duration = (seconds: number) => {
   const s = Math.max(0, Math.round(seconds))
   return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
@@ -156,15 +158,17 @@ const duration = (seconds: number) => {
 type Episode = Awaited<ReturnType<typeof episodes>>[number]
 
 function itemXml(root: string, app: string, e: Episode): string {
-  const url = `${root}/audio/${e.audio.file}`
+  const url = `${root}/audio/${e.video.id}.mp3`
+  const cut = Math.round(e.episode.removed)
+  const description = cut > 0 ? `${e.video.description}\n\n${cutNotice(cut)}` : e.video.description
   return [
     '<item>',
     `<title>${text(e.video.title)}</title>`,
     `<guid isPermaLink="false">${e.video.id}</guid>`,
     `<pubDate>${e.video.publishedAt.toUTCString()}</pubDate>`,
-    `<enclosure url="${xml(url)}" length="${e.audio.size ?? 0}" type="${xml(e.audio.contentType ?? 'application/octet-stream')}"/>`,
-    `<itunes:duration>${duration(e.video.duration)}</itunes:duration>`,
-    `<description>${text(e.video.description)}</description>`,
+    `<enclosure url="${xml(url)}" length="${e.episode.size ?? 0}" type="audio/mpeg"/>`,
+    `<itunes:duration>${duration(e.episode.duration ?? e.video.duration)}</itunes:duration>`,
+    `<description>${text(description)}</description>`,
     `<link>${xml(`${app}/youtube/video/${e.video.id}`)}</link>`,
     '</item>',
   ].join('\n')
@@ -210,7 +214,7 @@ export function feedRoutes(ctx: AppContext) {
       const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
       const app = base(ctx, c.req.url)
       const root = `${app}/feeds/${c.req.param('secret')}`
-      const items = (await episodes(db, p.channelId, p.keepLast)).map((e) => itemXml(root, app, e))
+      const items = (await episodes(db, userId, p.channelId, p.keepLast)).map((e) => itemXml(root, app, e))
       const body = rssXml(
         { title: p.title, link: `${app}/youtube/channel/${p.channelId}`, description: `${p.title}: the newest ${p.keepLast} videos as audio.`, image: `${root}/art/${p.channelId}.jpg`, author: p.title },
         items,
@@ -223,7 +227,7 @@ export function feedRoutes(ctx: AppContext) {
       const root = `${app}/feeds/${c.req.param('secret')}`
       const all: Episode[] = []
       const enabled = await enabledPodcasts(db, userId)
-      for (const p of enabled) all.push(...(await episodes(db, p.channelId, p.keepLast)))
+      for (const p of enabled) all.push(...(await episodes(db, userId, p.channelId, p.keepLast)))
       all.sort((x, y) => y.video.publishedAt.getTime() - x.video.publishedAt.getTime() || (y.video.id > x.video.id ? 1 : -1))
       const body = rssXml(
         { title: 'Tunefeed: all podcasts', link: `${app}/youtube`, description: 'Every channel you listen to as a podcast.', image: enabled[0] ? `${root}/art/${enabled[0].channelId}.jpg` : '', author: 'Tunefeed' },
@@ -251,13 +255,13 @@ export function feedRoutes(ctx: AppContext) {
     })
     .get('/:secret/audio/:file', async (c) => {
       const userId = await owner(c.req.param('secret'))
-      const [, videoId, ext] = /^([\w-]{11})(\.\w+)$/.exec(c.req.param('file')) ?? notFound()
-      // only an episode of one of the user's feeds
-      const [v] = await db.select({ channelId: youtubeVideos.channelId }).from(youtubeVideos).where(eq(youtubeVideos.id, videoId!))
+      const videoId = /^([\w-]{11})\.mp3$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      // only an episode of one of the user's feeds, as the feed lists it
+      const [v] = await db.select({ channelId: youtubeVideos.channelId }).from(youtubeVideos).where(eq(youtubeVideos.id, videoId))
       const p = (v && (await enabledPodcasts(db, userId)).find((x) => x.channelId === v.channelId)) || notFound()
-      const e = (await episodes(db, p.channelId, p.keepLast)).find((x) => x.video.id === videoId && x.audio.file === `${videoId}${ext}`) ?? notFound()
+      const e = (await episodes(db, userId, p.channelId, p.keepLast)).find((x) => x.video.id === videoId) ?? notFound()
       try {
-        return await sendFile(c.req.raw, join(audioDir(ctx), e.audio.file!), { filename: e.audio.file!, type: e.audio.contentType ?? 'application/octet-stream', inline: true })
+        return await sendFile(c.req.raw, join(episodeDir(ctx), e.episode.file!), { filename: `${videoId}.mp3`, type: 'audio/mpeg', inline: true })
       } catch {
         return notFound()
       }

@@ -10,7 +10,7 @@ import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
 import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
-import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
+import { fetchUserEpisodes, podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
 
@@ -29,6 +29,8 @@ export function listenRoutes(ctx: AppContext) {
     .get('/sponsorblock', async (c) => c.json({ categories: await getSponsorblock(db, currentUser(c).id) }, 200))
     .put('/sponsorblock', valid('json', sponsorblockBody), async (c) => {
       const categories = await saveSponsorblock(db, currentUser(c).id, c.req.valid('json').categories)
+      // the podcast episodes are cut again with the new skip categories
+      await fetchUserEpisodes(ctx, currentUser(c).id)
       return c.json({ categories }, 200)
     })
     .put('/channels/:id/podcast', valid('param', idParam), valid('json', podcastBody), async (c) => {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { errorFields, log } from '../../lib/logger.ts'
-import { lookupSegments, SponsorBlockUnavailable, type RawSegment } from '../../music/sponsorblock.ts'
+import { lookupSegments, mergeSegments, SponsorBlockUnavailable, type RawSegment, type SkipSegment } from '../../music/sponsorblock.ts'
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
 import type { SponsorblockSettings } from './settings.ts'
 import { youtubeSegmentCache } from './tables.ts'
@@ -31,30 +31,50 @@ export async function videoSegments(
   settings: SponsorblockSettings,
   signal: AbortSignal,
 ): Promise<{ segments: SegmentJson[]; unavailable: boolean }> {
-  const [cached] = await ctx.db
-    .select()
-    .from(youtubeSegmentCache)
-    .where(sql`${youtubeSegmentCache.videoId} = ${videoId} and ${youtubeSegmentCache.fetchedAt} > now() - make_interval(secs => ${SEGMENTS_TTL_MS / 1000})`)
-  let all: RawSegment[]
-  if (cached) all = cached.segments
-  else {
-    try {
-      all = await lookupSegments(ctx.env.SPONSORBLOCK_URL, videoId, SPONSORBLOCK_CATEGORIES, ACTION_TYPES, ctx.allow, signal)
-    } catch (err) {
-      if (!(err instanceof SponsorBlockUnavailable)) throw err
-      log.warn('SponsorBlock unavailable', errorFields(err))
-      return { segments: [], unavailable: true }
-    }
-    await ctx.db
-      .insert(youtubeSegmentCache)
-      .values({ videoId, segments: all })
-      .onConflictDoUpdate({ target: youtubeSegmentCache.videoId, set: { segments: all, fetchedAt: sql`now()` } })
-  }
+  const all = await cachedSegments(ctx, videoId, signal)
+  if (!all) return { segments: [], unavailable: true }
   const segments = all.flatMap((s) => {
     const action = settings[s.category as keyof SponsorblockSettings]
     return action && action !== 'off' ? [{ ...s, actionType: action }] : []
   })
   return { segments, unavailable: false }
+}
+
+/**
+ * Every category's segments of the video (cached for SEGMENTS_TTL_MS, looked up by hash
+ * prefix); null when SponsorBlock cannot be reached (not cached).
+ */
+export async function cachedSegments(ctx: AppContext, videoId: string, signal: AbortSignal): Promise<RawSegment[] | null> {
+  const [cached] = await ctx.db
+    .select()
+    .from(youtubeSegmentCache)
+    .where(sql`${youtubeSegmentCache.videoId} = ${videoId} and ${youtubeSegmentCache.fetchedAt} > now() - make_interval(secs => ${SEGMENTS_TTL_MS / 1000})`)
+  if (cached) return cached.segments
+  let all: RawSegment[]
+  try {
+    all = await lookupSegments(ctx.env.SPONSORBLOCK_URL, videoId, SPONSORBLOCK_CATEGORIES, ACTION_TYPES, ctx.allow, signal)
+  } catch (err) {
+    if (!(err instanceof SponsorBlockUnavailable)) throw err
+    log.warn('SponsorBlock unavailable', errorFields(err))
+    return null
+  }
+  await ctx.db
+    .insert(youtubeSegmentCache)
+    .values({ videoId, segments: all })
+    .onConflictDoUpdate({ target: youtubeSegmentCache.videoId, set: { segments: all, fetchedAt: sql`now()` } })
+  return all
+}
+
+/**
+ * What a podcast episode cuts out (the music cut's rule, src/music/sponsorblock.ts): the
+ * segments SponsorBlock lists as `skip` in the given categories, merged; null when
+ * SponsorBlock cannot be reached.
+ */
+export async function skipSpans(ctx: AppContext, videoId: string, categories: readonly string[], signal: AbortSignal): Promise<SkipSegment[] | null> {
+  if (!categories.length) return []
+  const all = await cachedSegments(ctx, videoId, signal)
+  if (!all) return null
+  return mergeSegments(all.filter((s) => s.actionType === 'skip' && categories.includes(s.category)).map(({ category, start, end }) => ({ category, start, end })))
 }
 
 /** Drops the cached lookup (tests; an admin could too). */

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../../auth/tables.ts'
 import { youtubeChannels, youtubeVideos } from '../tables.ts'
 
@@ -69,3 +69,34 @@ export const youtubePodcastSecrets = pgTable('youtube_podcast_secrets', {
   secret: text('secret').notNull().unique(),
   createdAt: ts('created_at').notNull().defaultNow(),
 })
+
+/**
+ * A podcast episode's file (docs/decisions/206): the video's audio with one set of skip
+ * categories (`cut`, the categories sorted and comma-joined; '' cuts nothing) removed,
+ * as MP3, under DATA_DIR/audio/podcast. Users with the same skip choices share it.
+ * `state`: fetching | ready | failed.
+ */
+export const youtubePodcastEpisodes = pgTable(
+  'youtube_podcast_episodes',
+  {
+    videoId: text('video_id')
+      .notNull()
+      .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+    cut: text('cut').notNull(),
+    state: text('state').notNull(),
+    error: text('error'),
+    file: text('file'),
+    size: bigint('size', { mode: 'number' }),
+    /** Seconds of the served file (after the cut), for itunes:duration. */
+    duration: real('duration'),
+    /** Seconds cut out. */
+    removed: real('removed').notNull().default(0),
+    /** SponsorBlock could not be reached when it was made: nothing cut; the hourly job makes it again. */
+    uncut: boolean('uncut').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    failedAt: ts('failed_at'),
+    /** Last served (or made): the cache drops the least recently played first, episodes in a feed excepted. */
+    playedAt: ts('played_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.cut] })],
+)

@@ -49,6 +49,8 @@ export const queryKeys = {
     settings: () => ['YoutubeSponsorblock', 'settings'] as const,
     segments: (id: string) => ['YoutubeSponsorblock', 'segments', id] as const,
   },
+  /** GET /youtube/podcasts: the user's feeds (the channel switches read it too). */
+  youtubePodcast: { all: ['YoutubePodcast'] as const },
   admin: {
     all: ['Admin'] as const,
     status: () => ['Admin', 'status'] as const,

@@ -7,10 +7,11 @@ import { ApiTokensTab } from './api-tokens-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
+import { PodcastsTab } from './podcasts-tab.tsx'
 import { SponsorblockTab } from './sponsorblock-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-// more tabs than one row of the 2xl column holds: they wrap at every width (as on phones),
+// more tabs than one row holds on most screens: they wrap at every width (as on phones),
 // the chosen one underlined by itself since the sliding indicator assumes one row
 const wrapTabs = css({
   flexWrap: 'wrap',
@@ -21,7 +22,8 @@ const wrapTabs = css({
 
 /**
  * /account (docs/product.md#account-page): tabs Account (default), WebDAV, API Tokens (docs/product.md#account-settings),
- * Music Players (docs/subsonic.md), Notifications, SponsorBlock (docs/product.md#sponsorblock) and Legal. `tab` and `onTabChange`: the open tab lives in the URL
+ * Music Players (docs/subsonic.md), Podcasts (docs/product.md#podcasts), Notifications, SponsorBlock (docs/product.md#sponsorblock)
+ * and Legal. `tab` and `onTabChange`: the open tab lives in the URL
  * (`?tab=webdav`), so a reload or a shared link keeps it.
  */
 export function AccountPage({
@@ -33,12 +35,13 @@ export function AccountPage({
 }: { user: SessionUser; tab?: string; onTabChange?: (tab: string) => void; providerLinked?: boolean; providerError?: string }) {
   return (
     <Page title="Account">
-      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="2xl">
+      <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="4xl">
         <TabsList className={wrapTabs}>
           <TabsTrigger value="account">Account</TabsTrigger>
           <TabsTrigger value="webdav">WebDAV</TabsTrigger>
           <TabsTrigger value="tokens">API Tokens</TabsTrigger>
           <TabsTrigger value="players">Music Players</TabsTrigger>
+          <TabsTrigger value="podcasts">Podcasts</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="sponsorblock">SponsorBlock</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
@@ -55,6 +58,9 @@ export function AccountPage({
         </TabsContent>
         <TabsContent value="players">
           <MusicPlayersTab />
+        </TabsContent>
+        <TabsContent value="podcasts">
+          <PodcastsTab />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationsTab />

@@ -97,7 +97,7 @@ export function MusicPlayersTab() {
 }
 
 /** A read-only value with a copy button. */
-function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false)
   const copy = async () => {
     try {
@@ -112,7 +112,8 @@ function CopyField({ label, value }: { label: string; value: string }) {
       <styled.div flex="1" minW="0">
         <TextField label={label} value={value} readOnly fontFamily="mono" onFocus={(e) => e.currentTarget.select()} />
       </styled.div>
-      <Button variant="outline" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
+      {/* the visible word starts the name (WCAG 2.5.3: "Copied" once done) */}
+      <Button variant="outline" onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} ${label.toLowerCase()}`}>
         {copied ? <CheckIcon /> : <CopyIcon />}
         {copied ? 'Copied' : 'Copy'}
       </Button>

@@ -12,6 +12,7 @@ import { errorText, isStatus } from '~/lib/api.ts'
 import { channelQuery, useSubscribe } from '../api.ts'
 import { useChannelListen } from '../live.ts'
 import { AutoplayButton } from './autoplay-button.tsx'
+import { PodcastSwitch } from './podcast-switch.tsx'
 import { UnsubscribeDialog } from './unsubscribe-dialog.tsx'
 import { VideoList } from './video-list.tsx'
 
@@ -67,6 +68,11 @@ export function ChannelPage({ id }: { id: string }) {
       {!c.subscribed && !c.updating && (
         // looked up for this visit: its videos come once it is followed
         <styled.p color="fg.muted">You do not follow this channel yet. Subscribe to see its videos here.</styled.p>
+      )}
+      {c.subscribed && (
+        <styled.section aria-label="Podcast" mb="4">
+          <PodcastSwitch channelId={c.id} channelTitle={c.title} />
+        </styled.section>
       )}
       {c.updating && (
         <styled.div display="flex" alignItems="center" gap="3" color="fg.muted" role="status">

@@ -14,6 +14,7 @@ import { errorText } from '~/lib/api.ts'
 import { subscriptionsQuery } from '../api.ts'
 import { useChannelListen } from '../live.ts'
 import { CardLink, channelPath } from './card-link.tsx'
+import { PodcastSwitch } from './podcast-switch.tsx'
 import { UnsubscribeDialog } from './unsubscribe-dialog.tsx'
 import { UpdateSubscriptionsDialog } from './update-subscriptions-dialog.tsx'
 import { CardCell, CardGrid } from './video-grid.tsx'
@@ -105,6 +106,7 @@ const ChannelCard = memo(function ChannelCard({ channel, onUnsubscribe }: { chan
             Retrieving latest videos...
           </styled.span>
         )}
+        <PodcastSwitch channelId={channel.id} channelTitle={channel.title} compact />
       </styled.div>
       <Tooltip content="Unsubscribe">
         <IconButton data-reveal="" aria-label={`Unsubscribe from ${channel.title}`} variant="ghost" size="sm" onClick={() => onUnsubscribe(channel)}>
