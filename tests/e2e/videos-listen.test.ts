@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { watchUrl } from '../../src/youtube/listen/audio.ts'
 import { ERROR_SENTENCES } from '../../src/tools/failure.ts'
 import { axeFindings } from '../support/axe.ts'
+import { expectOnlyHashPrefixes, recordSeeks, seeks } from '../support/sponsorblock-e2e.ts'
 import { type FakeYtdlp, startFakeYtdlp } from '../support/fake-ytdlp.ts'
 import { makeTone, type MediaServer, startMediaServer } from '../support/media.ts'
 import {
@@ -17,6 +18,7 @@ import {
   DESKTOP,
   setUpVideoArea,
   shot,
+  sponsorBlock,
   until,
   waitForFooterTitle,
   type VideoJson,
@@ -114,6 +116,8 @@ describe('video area in the browser: listen mode', () => {
     ytdlp.mapUrl(watchUrl(queued[0]!.id), media.slowUrl('tone.mp3'))
     ytdlp.mapUrl(watchUrl(queued[2]!.id), 'http://127.0.0.1:9/fail/private')
     ytdlp.mapUrl(watchUrl(queued[3]!.id), `${media.url}/files/long.mp3`)
+    // a sponsor read near the end of the second video (12 s): skipped in listen mode as with the embed
+    sponsorBlock.segments.set(queued[1]!.id, [{ category: 'sponsor', segment: [8, 10] }])
   }, 120_000)
 
   test(
@@ -289,6 +293,36 @@ describe('video area in the browser: listen mode', () => {
       expect(await axeFindings(page, 'videos, listen mode, phone')).toEqual([])
       await shot('listen-mode-phone')
       await page.setViewportSize(DESKTOP)
+    },
+    { timeout: 90_000 },
+  )
+
+  test(
+    'three queued videos play in a row as audio, the sponsor read in the second one skipped within half a second',
+    async () => {
+      // the failing one leaves the queue: the first, the second and the fourth play back to back
+      expect((await page.request.delete(`/api/youtube/videos/${queued[2]!.id}/queue`)).status()).toBe(200)
+      await page.reload()
+      await listSettled()
+      await page.getByRole('button', { name: 'Enable AutoPlay' }).click()
+      await audioPlaying(queued[0]!.id, 0.2)
+      await recordSeeks(page, 'audio[data-player=html5]')
+      await setAudio({ at: 10 })
+      await waitForFooterTitle(queued[1]!.title, 30_000)
+      await audioPlaying(queued[1]!.id, 0.1)
+      await setAudio({ at: 6.5 })
+      const skipped = page.getByRole('status').filter({ hasText: 'Skipped a sponsor segment (0:08)' })
+      await skipped.waitFor({ timeout: 30_000 })
+      const skip = await until('the skip to the end of the segment', async () =>
+        (await seeks(page)).find((s) => s.src.includes(`/videos/${queued[1]!.id}/audio`) && Math.abs(s.to - 10) < 0.3),
+      )
+      expect(skip.from).toBeGreaterThanOrEqual(7.85)
+      expect(skip.from).toBeLessThan(8.5)
+      // the third in a row
+      await waitForFooterTitle(queued[3]!.title, 30_000)
+      await audioPlaying(queued[3]!.id, 0.2)
+      expect(await page.locator('video').count()).toBe(0)
+      expectOnlyHashPrefixes(sponsorBlock, queued.map((v) => v.id))
     },
     { timeout: 90_000 },
   )
