@@ -38,6 +38,8 @@ export function chooseListen(on: boolean, player: RefObject<MediaPlayerHandle | 
 }
 
 const switchClass = css({ flexShrink: '0' })
+// on: the accent's tint and an accent outline, so "on" reads at a glance (not only the grey of an open panel's button)
+const switchOnClass = css({ flexShrink: '0', colorPalette: 'iris', boxShadow: 'inset 0 0 0 1px var(--colors-color-palette-a8)' })
 
 /** The 'Listen' switch: a toggle button (aria-pressed), in the player bar at every width. */
 export function ListenSwitch({ player }: { player: RefObject<MediaPlayerHandle | null> }) {
@@ -48,7 +50,7 @@ export function ListenSwitch({ player }: { player: RefObject<MediaPlayerHandle |
       variant={listen ? 'subtle' : 'ghost'}
       aria-pressed={listen}
       onClick={() => chooseListen(!listen, player)}
-      className={switchClass}
+      className={listen ? switchOnClass : switchClass}
       title={listen ? 'Listening: the queue plays as audio. Press to watch again.' : 'Play the queue as audio (keeps playing with the screen locked)'}
     >
       <HeadphonesIcon />
