@@ -91,6 +91,15 @@ describe('installable app', () => {
       await page.reload()
       await page.getByRole('heading', { name: 'Music Downloader', level: 1 }).waitFor({ timeout: 45_000 })
     })
+    // a feed or Subsonic address opened in a tab is not the app: it never replaces the kept shell
+    await page.goto('/rest/ping.view')
+    await page.goto('/feeds/not-a-secret/all.xml')
+    const shell = await page.evaluate(async () => (await caches.match('/'))?.headers.get('content-type') ?? null)
+    expect(shell).toStartWith('text/html')
+    await onPage(page, 'back to the app', async () => {
+      await page.goto('/music/downloader')
+      await page.getByRole('heading', { name: 'Music Downloader', level: 1 }).waitFor({ timeout: 45_000 })
+    })
     const cached = await page.evaluate(async () => {
       const urls: string[] = []
       for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname)

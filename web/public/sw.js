@@ -1,6 +1,6 @@
 // Tunefeed service worker: keeps the app shell (the page and its built files) so the installed
-// app opens without a network; never caches API data. See docs/decisions/073-installable-app.md.
-const CACHE = 'tunefeed-shell-v1'
+// app opens without a network; never caches API data. See docs/decisions/073-installable-app-and-share-target.md.
+const CACHE = 'tunefeed-shell-v2'
 const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png']
 
 self.addEventListener('install', (event) => {
@@ -23,12 +23,13 @@ self.addEventListener('activate', (event) => {
 
 /**
  * Only what the shell is made of: page navigations, built files and the listed shell files
- * (same-origin GETs outside /api and /metrics). Everything else, such as /iframe_api (a
+ * (same-origin GETs outside /api, /metrics, /rest and /feeds); only an HTML page is kept as the shell. Everything else, such as /iframe_api (a
  * redirect to the player script of another site), goes to the network untouched.
  */
 function isShell(url, request) {
   if (request.method !== 'GET' || url.origin !== self.location.origin) return false
-  if (url.pathname.startsWith('/api/') || url.pathname === '/api' || url.pathname.startsWith('/metrics')) return false
+  // not the app: its API, metrics, the Subsonic API (/rest) and podcast feeds (/feeds), even when opened in a tab
+  if (/^\/(api|metrics|rest|feeds)(\/|$)/.test(url.pathname)) return false
   return request.mode === 'navigate' || url.pathname.startsWith('/assets/') || SHELL.includes(url.pathname)
 }
 
@@ -48,7 +49,7 @@ self.addEventListener('fetch', (event) => {
     // pages: the network first (fresh index.html), the cached shell when offline
     event.respondWith(
       fetch(request)
-        .then((res) => (res.ok ? keep('/', res) : res))
+        .then((res) => (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html') ? keep('/', res) : res))
         .catch(async () => (await caches.match('/')) ?? Response.error()),
     )
     return
