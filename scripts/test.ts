@@ -29,6 +29,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { afterRerun, failingCases, filesToRerun, type Outcome, outcomeOf } from './junit.ts'
 import { buildWebIfNeeded } from './web-build.ts'
 
 const ROOT = join(import.meta.dir, '..')
@@ -43,14 +44,6 @@ const args = new Set(process.argv.slice(2))
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
 const skipSetup = args.has('--skip-setup')
 
-interface Outcome {
-  name: string
-  passed: number
-  failed: number
-  skipped: number
-  seconds: number
-  note?: string
-}
 const outcomes: Outcome[] = []
 
 const step = (title: string) => console.log(`\n=== ${title} ===`)
@@ -174,53 +167,6 @@ function dropStaleTestDatabases() {
 
 // --- 4. Suites ---------------------------------------------------------------
 
-interface JunitCounts {
-  tests: number
-  failures: number
-  errors: number
-  skipped: number
-}
-
-function readJunit(file: string): JunitCounts | null {
-  if (!existsSync(file)) return null
-  const xml = readFileSync(file, 'utf8')
-  const root = /<testsuites\b([^>]*)>/.exec(xml)?.[1]
-  if (root === undefined) return null
-  const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(root)?.[1] ?? 0)
-  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped') }
-}
-
-const unescapeXml = (s: string) =>
-  s
-    .replace(/&#10;/g, '\n')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-
-/**
- * The failing test cases in a JUnit report, for the summary: each one's file, name and the
- * first lines of its failure with the test file's own stack line. CI keeps only the tail of
- * the output, so the summary must say why, not only what.
- */
-function failingCases(file: string): { name: string; why: string }[] {
-  if (!existsSync(file)) return []
-  const xml = readFileSync(file, 'utf8')
-  const cases: { name: string; why: string }[] = []
-  for (const m of xml.matchAll(/<testcase name="([^"]*)"([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const failure = m[3] && /<(?:failure|error)\b[^>]*>([\s\S]*?)<\/(?:failure|error)>/.exec(m[3])
-    if (!failure) continue
-    const testFile = /\bfile="([^"]*)"/.exec(m[2]!)?.[1] ?? ''
-    const lines = unescapeXml(failure[1]!).split('\n').map((l) => l.trim()).filter(Boolean)
-    const message = lines.filter((l) => !l.startsWith('at ')).slice(0, 4)
-    const where = lines.find((l) => l.startsWith('at ') && testFile && l.includes(testFile.split('/').pop()!))
-    const why = [...message, ...(where ? [where] : [])].map((l) => (l.length > 240 ? `${l.slice(0, 240)}…` : l)).join(' / ')
-    cases.push({ name: `${testFile ? `${testFile}: ` : ''}${unescapeXml(m[1]!)}`, why })
-  }
-  return cases
-}
-
 /** The `bun test` command line of a suite, writing its JUnit report to `report`. */
 function bunTestCommand(report: string, testArgs: string[]): string[] {
   return [process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs]
@@ -229,35 +175,6 @@ function bunTestCommand(report: string, testArgs: string[]): string[] {
 /** test-results/<suite name as a file name>.<ext> */
 const outPath = (name: string, ext: 'xml' | 'log') => join(OUT, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.${ext}`)
 const reportPath = (name: string) => outPath(name, 'xml')
-
-/** A suite's outcome from its exit code and JUnit report. */
-function outcomeOf(name: string, code: number, report: string, seconds: number): Outcome {
-  const counts = readJunit(report)
-  const outcome: Outcome = { name, passed: 0, failed: 0, skipped: 0, seconds }
-  if (!counts) {
-    outcome.failed = 1
-    outcome.note = `no JUnit report (bun test exited ${code})`
-    return outcome
-  }
-  const failed = counts.failures + counts.errors
-  outcome.passed = counts.tests - failed - counts.skipped
-  outcome.failed = failed
-  outcome.skipped = counts.skipped
-  if (code !== 0 && failed === 0) {
-    outcome.failed = 1
-    outcome.note = `bun test exited ${code} with no failing test in its report (a file failed to load or the run crashed: see the output above)`
-  }
-  if (counts.tests === 0) {
-    outcome.failed = Math.max(outcome.failed, 1)
-    outcome.note = 'ran no test'
-  }
-  const failing = failingCases(report)
-  if (failing.length) {
-    const shown = failing.slice(0, 10).map((f) => `- ${f.name}\n       ${f.why}`)
-    outcome.note = `failing:\n     ${shown.join('\n     ')}${failing.length > 10 ? `\n     ... and ${failing.length - 10} more` : ''}`
-  }
-  return outcome
-}
 
 interface Suite {
   name: string
@@ -279,32 +196,17 @@ function runBunTest(suite: Suite) {
   outcomes.push(suite.rerunFailedFiles && outcome.failed > 0 ? rerunFailedFiles(suite, report, outcome) : outcome)
 }
 
-/**
- * The browser suite's failing files, run once more on their own (docs/decisions/213-browser-rerun.md).
- * When every test of them passes then, the suite passes and the summary still names each test that
- * failed first, with why; when any fails again, both runs' failures stand.
- */
+/** The browser suite's failing files, run once more on their own (scripts/junit.ts, afterRerun). */
 function rerunFailedFiles(suite: Suite, report: string, first: Outcome): Outcome {
   const cases = failingCases(report)
-  const files = [...new Set(cases.map((c) => c.name.split(': ')[0]!).filter((f) => f.endsWith('.ts') && existsSync(join(ROOT, f))))]
-  if (files.length === 0 || files.length > 3) return first
+  const files = filesToRerun(cases, (f) => existsSync(join(ROOT, f)))
+  if (!files) return first
   step(`bun test: ${suite.name}, its failing files once more (${files.join(', ')})`)
   const again = outPath(`${suite.name} rerun`, 'xml')
   rmSync(again, { force: true })
   const started = performance.now()
   const code = sh(bunTestCommand(again, files.map((f) => `./${f}`)), suite)
-  const second = outcomeOf(`${suite.name} rerun`, code, again, (performance.now() - started) / 1000)
-  const firstFailures = `failed on the first run:\n     ${cases.map((c) => `- ${c.name}\n       ${c.why}`).join('\n     ')}`
-  if (second.failed === 0 && second.passed > 0) {
-    return {
-      ...first,
-      passed: first.passed + first.failed,
-      failed: 0,
-      seconds: first.seconds + second.seconds,
-      note: `FLAKY: passed when their files ran again (${second.passed} passed); ${firstFailures}`,
-    }
-  }
-  return { ...first, seconds: first.seconds + second.seconds, note: `${first.note ?? ''}\n     and again on the second run: ${second.note ?? `${second.failed} failed`}` }
+  return afterRerun(first, cases, outcomeOf(`${suite.name} rerun`, code, again, (performance.now() - started) / 1000))
 }
 
 /**
