@@ -45,6 +45,14 @@ test('waits for the page', () => {
 })
 `,
   )
+  writeFileSync(
+    join(dir, 'slow.test.ts'),
+    `import { test } from 'bun:test'
+test('waits too long', async () => {
+  await Bun.sleep(2000)
+}, 100)
+`,
+  )
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -61,6 +69,13 @@ describe('JUnit reports of real bun test runs', () => {
     expect(cases[0]!.why).toContain('a<b>&"d"')
     expect(cases[0]!.why).toMatch(/at .*steady\.test\.ts:5:\d+$/)
     expect(outcome.note).toContain('- steady.test.ts: compares <tags> & "quotes"')
+  })
+
+  test('a test that timed out (a failure with only its message) is named with why', async () => {
+    const { report, code } = await bunTest(['slow.test.ts'], join(dir, 'slow.xml'))
+    expect(code).not.toBe(0)
+    expect(outcomeOf('slow', code, report, 1)).toMatchObject({ passed: 0, failed: 1 })
+    expect(failingCases(report)).toEqual([{ name: 'slow.test.ts: waits too long', why: 'test timed out' }])
   })
 
   test('no report, or a crash with no failing test in it, counts as a failure', async () => {

@@ -48,10 +48,12 @@ export function failingCases(file: string): { name: string; why: string }[] {
   const xml = readFileSync(file, 'utf8')
   const cases: { name: string; why: string }[] = []
   for (const m of xml.matchAll(/<testcase name="([^"]*)"([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const failure = m[3] && /<(?:failure|error)\b[^>]*>([\s\S]*?)<\/(?:failure|error)>/.exec(m[3])
+    // <failure type message>text</failure>, or self-closed with only its message (a timeout)
+    const failure = m[3] && /<(?:failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:failure|error)>)/.exec(m[3])
     if (!failure) continue
     const testFile = /\bfile="([^"]*)"/.exec(m[2]!)?.[1] ?? ''
-    const lines = unescapeXml(failure[1]!).split('\n').map((l) => l.trim()).filter(Boolean)
+    const text = failure[2] ?? /\bmessage="([^"]*)"/.exec(failure[1]!)?.[1] ?? 'failed'
+    const lines = unescapeXml(text).split('\n').map((l) => l.trim()).filter(Boolean)
     const message = lines.filter((l) => !l.startsWith('at ')).slice(0, 4)
     const where = lines.find((l) => l.startsWith('at ') && testFile && l.includes(testFile.split('/').pop()!))
     const why = [...message, ...(where ? [where] : [])].map((l) => (l.length > 240 ? `${l.slice(0, 240)}…` : l)).join(' / ')
