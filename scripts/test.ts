@@ -3,7 +3,7 @@
  * The whole test suite, as CI runs it (`npm test`, which is `bun scripts/test.ts`).
  *
  *  1. Installs the Debian packages the tests use when any is missing
- *     (postgresql chromium ffmpeg yt-dlp rclone caddy unzip; needs root).
+ *     (APT_PACKAGES below; needs root).
  *  2. Builds the web app (`bun run build:web`) when web/dist is missing or
  *     older than its sources. A web app that does not build is a failure.
  *  3. Starts Debian's PostgreSQL cluster on 127.0.0.1 with a `tunefeed` role
@@ -11,7 +11,9 @@
  *  4. Runs the suites below: the server-side test files on PGlite and, at the
  *     same time, the server tests (src/) again on PostgreSQL; then the browser
  *     tests (tests/e2e, on PGlite) alone; the deployment tests (tests/deploy,
- *     with PostgreSQL); plus web/'s own tests if it has any.
+ *     with PostgreSQL); plus web/'s own tests if it has any. The browser suite's
+ *     failing files (at most three) run once more; a pass then is reported
+ *     FLAKY with the first failures (docs/decisions/213-browser-rerun.md).
  *  4b. Checks: `tsc` on the server (root tsconfig) and on web/ (after Panda's
  *     codegen when web/styled-system is missing), and the Biome lint (biome.json:
  *     recommended rules plus the import boundaries). Each check counts as one
