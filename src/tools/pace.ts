@@ -62,7 +62,19 @@ export interface PauseStarted {
   strikes: number
 }
 
+/**
+ * Whose work a turn is for (docs/decisions/220-fair-youtube-gate.md): `admin` work (the canary, an
+ * admin's tool checks) goes first, then what a person started by hand (a music job, a look-up,
+ * Listen), then `background` work (podcast episodes, keeping rules). Within a class, people take
+ * turns (round robin by `owner`).
+ */
+export type PaceWork = 'admin' | 'hand' | 'background'
+
 export interface TakeOptions {
+  /** The user the turn is for; null: the app itself (the canary). */
+  owner?: string | null
+  /** Default `hand`. */
+  work?: PaceWork
   signal?: AbortSignal
   /** The longest this caller waits for its turn (ms); beyond it, PaceWait. Default: as long as needed. */
   maxWaitMs?: number

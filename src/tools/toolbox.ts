@@ -224,7 +224,7 @@ export class Toolbox {
 }
 
 /** How a call asks for its turn: its URL (a YouTube one is paced) and how long it may wait. */
-export interface YtdlpCallOptions extends Pick<TakeOptions, 'signal' | 'maxWaitMs' | 'onWait'> {
+export interface YtdlpCallOptions extends Pick<TakeOptions, 'signal' | 'maxWaitMs' | 'onWait' | 'owner' | 'work'> {
   maxFilesize?: number
   url?: string
 }
