@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../auth/tables.ts'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
@@ -33,3 +33,23 @@ export const scheduleRuns = pgTable('schedule_runs', {
   lastOutcome: text('last_outcome', { enum: ['completed', 'failed'] }).notNull(),
   lastError: text('last_error'),
 })
+
+/**
+ * Fair order in the job queue (src/jobs/fair.ts): per lane (`hand`, `background`) a virtual
+ * time, the highest sequence number started so far...
+ */
+export const jobFairLanes = pgTable('job_fair_lanes', {
+  lane: text('lane').primaryKey(),
+  vtime: bigint('vtime', { mode: 'number' }).notNull().default(0),
+})
+
+/** ... and per owner the last sequence number given: a new job gets max(vtime, last + 1). */
+export const jobFairOwners = pgTable(
+  'job_fair_owners',
+  {
+    lane: text('lane').notNull(),
+    owner: text('owner').notNull(),
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lane, t.owner] })],
+)

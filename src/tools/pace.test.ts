@@ -126,8 +126,8 @@ describe('pacing', () => {
     const waiting = await until('the job to wait', async () => (await jobRow(client, id)).waiting)
     expect(waiting).toEqual({ reason: 'hour', until: expect.stringMatching(/Z$/), message: WAITING_SENTENCES.hour })
     expect(new Date(waiting.until!).getTime() - Date.now()).toBeGreaterThan(3500_000)
-    // back in the queue, delayed: no worker slot held, no attempt spent
-    expect(await t.ctx.jobs.state(id)).toBe('delayed')
+    // back in the queue, delayed: no worker slot held, no attempt spent (the row says so a moment before the queue moves it)
+    await until('the job to be delayed', async () => (await t.ctx.jobs.state(id)) === 'delayed', 5000)
     const row = await jobRow(client, id)
     expect(row.completed).toBeNull()
     expect(row.failed).toBeNull()

@@ -84,12 +84,25 @@ export interface TakeOptions {
 
 /** Waits shorter than this are not reported through onWait (no row update for a blink). */
 const REPORT_WAIT_MS = 1000
+/** A waiting caller looks at the gate again at least this often (its ticket's heartbeat). */
+const POLL_MS = 1000
+/** A ticket not seen for this long belongs to a caller that is gone (a killed process). */
+const GONE_AFTER_MS = 20_000
+/** The head of the fair order reserves its slot only this close to it. */
+const RESERVE_AHEAD_MS = 1000
+const RANKS: Record<PaceWork, number> = { admin: 0, hand: 1, background: 2 }
+
+interface Ticket {
+  id: string
+  owner: string | null
+  rank: number
+}
 const HOUR_MS = 60 * 60 * 1000
 const MAX_PAUSE_MS = 8 * HOUR_MS
 /** The longest pause is 16 × the base (four doublings: 30 min → 8 h at the default). */
 const MAX_DOUBLINGS = 4
 
-type Decision = { granted: true; id: string; at: number; now: number; reason: PaceReason } | { granted: false; until: number; now: number; reason: PaceReason }
+type Decision = { granted: true; id: string; at: number; now: number; reason: PaceReason } | { granted: false; until: number; now: number; reason: PaceReason; head: boolean }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v))
 
@@ -114,8 +127,14 @@ export class YoutubePace {
     return this.ensured
   }
 
-  /** One look at the gate, in one locked transaction: a reserved slot, or when to come back. */
-  private async decide(maxWaitMs: number): Promise<Decision> {
+  /**
+   * One look at the gate, in one locked transaction: a reserved slot, or when to come back.
+   * The caller's ticket (its row in youtube_waiters) is refreshed first; the next slot goes only
+   * to the head of the fair order (rank, then the owner served longest ago, then the oldest
+   * ticket), and is reserved only once it is near (RESERVE_AHEAD_MS), so that a caller arriving
+   * meanwhile with a better claim waits at most the one turn already reserved.
+   */
+  private async decide(ticket: Ticket, maxWaitMs: number): Promise<Decision> {
     await this.ensureRow()
     const sleepMs = this.env.YTDLP_SLEEP_SECONDS * 1000
     const max = this.env.YTDLP_MAX_PER_HOUR
@@ -128,8 +147,13 @@ export class YoutubePace {
           from youtube_pace where id = 1 for update`),
       )
       const now = Number(row!.now)
+      const stamp = sql`to_timestamp(${now / 1000})`
+      await tx.execute(sql`
+        insert into youtube_waiters (id, owner, rank, created_at, seen_at) values (${ticket.id}, ${ticket.owner}, ${ticket.rank}, ${stamp}, ${stamp})
+        on conflict (id) do update set seen_at = excluded.seen_at`)
+      await tx.execute(sql`delete from youtube_waiters where seen_at < ${stamp} - make_interval(secs => ${GONE_AFTER_MS / 1000})`)
       const paused = num(row!.paused)
-      if (paused !== null && paused > now) return { granted: false, until: paused, now, reason: 'pause' as const }
+      if (paused !== null && paused > now) return { granted: false, until: paused, now, reason: 'pause' as const, head: false }
       const last = num(row!.last)
       const bySleep = last === null ? now : last + sleepMs
       let byHour = now
@@ -145,12 +169,36 @@ export class YoutubePace {
       }
       const at = Math.max(now, bySleep, byHour)
       const reason: PaceReason = byHour > now && byHour >= bySleep ? 'hour' : 'turn'
-      if (at - now > maxWaitMs) return { granted: false, until: at, now, reason }
+      // where this ticket stands in the fair order
+      const [place] = rowsOf<{ ahead: number }>(
+        await tx.execute(sql`
+          with ordered as (
+            select w.id, row_number() over (order by w.rank, l.last nulls first, w.created_at, w.id) - 1 as ahead
+            from youtube_waiters w
+            left join lateral (select max(s.at) as last from youtube_starts s where s.owner is not distinct from w.owner) l on true
+          )
+          select ahead::int as ahead from ordered where id = ${ticket.id}`),
+      )
+      const ahead = Number(place?.ahead ?? 0)
+      if (ahead > 0) {
+        // each caller ahead takes one turn first (an estimate: callers may still come and go)
+        const until = at + ahead * Math.max(sleepMs, POLL_MS)
+        return { granted: false, until, now, reason, head: false }
+      }
+      if (at - now > maxWaitMs || at - now > RESERVE_AHEAD_MS) return { granted: false, until: at, now, reason, head: true }
       await tx.execute(sql`update youtube_pace set last_start_at = to_timestamp(${at / 1000}) where id = 1`)
-      const [inserted] = rowsOf<{ id: string }>(await tx.execute(sql`insert into youtube_starts (at) values (to_timestamp(${at / 1000})) returning id`))
+      const [inserted] = rowsOf<{ id: string }>(
+        await tx.execute(sql`insert into youtube_starts (at, owner, rank) values (to_timestamp(${at / 1000}), ${ticket.owner}, ${ticket.rank}) returning id`),
+      )
+      await tx.execute(sql`delete from youtube_waiters where id = ${ticket.id}`)
       await tx.execute(sql`delete from youtube_starts where at < to_timestamp(${now / 1000}) - interval '2 hours'`)
       return { granted: true, id: inserted!.id, at, now, reason }
     })
+  }
+
+  /** The caller gave up waiting (PaceWait, abort): its ticket goes at once, not after GONE_AFTER_MS. */
+  private async leave(ticket: Ticket) {
+    await this.db.execute(sql`delete from youtube_waiters where id = ${ticket.id}`).catch(() => {})
   }
 
   /**
@@ -161,42 +209,53 @@ export class YoutubePace {
   async take(opts: TakeOptions = {}): Promise<PaceTurn> {
     const { signal, onWait } = opts
     const maxWaitMs = opts.maxWaitMs ?? Number.POSITIVE_INFINITY
+    const ticket: Ticket = { id: crypto.randomUUID(), owner: opts.owner ?? null, rank: RANKS[opts.work ?? 'hand'] }
+    let reported: number | null = null
     const report = async (info: PaceWaitInfo | null) => {
       if (!onWait) return
+      // one report per wait (not per poll), and again only when its end moves by more than a poll
+      const key = info ? Math.round(info.until.getTime() / REPORT_WAIT_MS) : null
+      if (info && reported !== null && key !== null && Math.abs(key - reported) <= 1) return
+      reported = key
       try {
         await onWait(info)
       } catch (err) {
         log.warn('pace wait report failed', errorFields(err))
       }
     }
-    for (;;) {
-      signal?.throwIfAborted()
-      const d = await this.decide(maxWaitMs)
-      if (!d.granted) {
-        const wait = d.until - d.now
-        if (wait > maxWaitMs) throw new PaceWait(d.reason, new Date(d.until))
-        await report({ reason: d.reason, until: new Date(d.until) })
-        await sleep(wait, signal)
-        continue
-      }
-      const wait = d.at - d.now
-      if (wait >= REPORT_WAIT_MS) await report({ reason: d.reason, until: new Date(d.at) })
-      if (wait > 0) {
-        try {
-          await sleep(wait, signal)
-        } catch (err) {
-          await this.release(d.id)
-          throw err
-        }
-        // a bot check met meanwhile pauses this reserved turn too
-        if (await this.pausedNow()) {
-          await this.release(d.id)
+    try {
+      for (;;) {
+        signal?.throwIfAborted()
+        const d = await this.decide(ticket, maxWaitMs)
+        if (!d.granted) {
+          const wait = d.until - d.now
+          if (wait > maxWaitMs) throw new PaceWait(d.reason, new Date(d.until))
+          if (wait >= REPORT_WAIT_MS) await report({ reason: d.reason, until: new Date(d.until) })
+          // look again within a poll (the ticket stays alive, a better claim may come or go)
+          await sleep(Math.min(Math.max(wait - (d.head ? RESERVE_AHEAD_MS / 2 : 0), 0), POLL_MS), signal)
           continue
         }
+        const wait = d.at - d.now
+        if (wait > 0) {
+          try {
+            await sleep(wait, signal)
+          } catch (err) {
+            await this.release(d.id)
+            throw err
+          }
+          // a bot check met meanwhile pauses this reserved turn too
+          if (await this.pausedNow()) {
+            await this.release(d.id)
+            continue
+          }
+        }
+        // told even when this call did not wait: an earlier run of the same job may have (a job row says so)
+        reported = null
+        await report(null)
+        return { startedAt: new Date(d.at) }
       }
-      // told even when this call did not wait: an earlier run of the same job may have (a job row says so)
-      await report(null)
-      return { startedAt: new Date(d.at) }
+    } finally {
+      await this.leave(ticket)
     }
   }
 

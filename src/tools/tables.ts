@@ -30,12 +30,35 @@ export const youtubePace = pgTable('youtube_pace', {
   strikes: integer('strikes').notNull().default(0),
 })
 
-/** One row per YouTube extraction started (or reserved) in the last hour or so: YTDLP_MAX_PER_HOUR counts them. */
+/**
+ * One row per YouTube extraction started (or reserved) in the last hour or so: YTDLP_MAX_PER_HOUR
+ * counts them; `owner` (null: the app) and `rank` say whose it was, for the fair gate's turns.
+ */
 export const youtubeStarts = pgTable(
   'youtube_starts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    owner: text('owner'),
+    rank: integer('rank').notNull().default(1),
   },
-  (t) => [index('youtube_starts_at_idx').on(t.at)],
+  (t) => [index('youtube_starts_at_idx').on(t.at), index('youtube_starts_owner_idx').on(t.owner, t.at)],
+)
+
+/**
+ * Callers waiting at the gate right now (docs/decisions/220-fair-youtube-gate.md): each polls at
+ * least every second (`seen_at`); a row not seen for 20 s is a caller that is gone. The next turn
+ * goes to the lowest `rank` (0 admin, 1 by hand, 2 background), then to the owner whose last
+ * start is oldest, then to the oldest row.
+ */
+export const youtubeWaiters = pgTable(
+  'youtube_waiters',
+  {
+    id: uuid('id').primaryKey(),
+    owner: text('owner'),
+    rank: integer('rank').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('youtube_waiters_seen_idx').on(t.seenAt)],
 )
