@@ -88,6 +88,8 @@ const schema = z.object({
   YTDLP_SLEEP_SECONDS: z.coerce.number().min(0).default(8),
   /** Listen mode's audio cache (DATA_DIR/audio), in MiB: least recently played removed first (src/youtube/listen/audio.ts). */
   AUDIO_CACHE_MB: z.coerce.number().positive().default(2048),
+  /** Most podcast episodes (the sum of keepLast) over one person's podcasts (docs/decisions/220). */
+  PODCAST_MAX_EPISODES: z.coerce.number().int().positive().default(300),
   /** Most YouTube extractions in any 60 minutes, app-wide; 0: no limit. */
   YTDLP_MAX_PER_HOUR: z.coerce.number().int().min(0).default(250),
   /** Base URL of a PO-token provider's HTTP server (bgutil-ytdlp-pot-provider); unset: off. */

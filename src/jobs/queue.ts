@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { metrics } from '../lib/metrics-registry.ts'
 import { recordFailure, recordScheduleRun, scheduleOf } from './history.ts'
+import { fairPriority, fairStarted } from './fair.ts'
 import {
   JobAbort,
   JobLater,
@@ -150,11 +151,13 @@ export class BunqueueJobs implements Jobs {
   async enqueue<P>(def: JobDefinition<P>, payload: P, opts: EnqueueOptions = {}): Promise<string> {
     if (this.defs.get(def.name) !== def) throw new Error(`job ${def.name} is not registered in src/jobs/registry.ts`)
     const data = def.payload.parse(payload)
+    const priority = opts.fair && this.ctx ? await fairPriority(this.ctx.db, opts.fair) : undefined
     const job = await this.queue.add(def.name, data, {
       ...this.jobOptions(def),
       durable: true,
       jobId: opts.jobId,
       delay: opts.delayMs,
+      priority,
     })
     if (!opts.delayMs) this.worker?.wake()
     return String(job.id)
@@ -275,6 +278,7 @@ export class BunqueueJobs implements Jobs {
       throw new UnrecoverableError('invalid payload')
     }
     const id = String(job.id)
+    if (job.priority < 0) await fairStarted(ctx.db, job.priority).catch((err) => log.warn('fair queue time not moved', errorFields(err)))
     const attempts = def.attempts ?? DEFAULT_ATTEMPTS
     const attempt = Math.min(job.attemptsMade + 1, attempts)
     const controller = new AbortController()

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { AppContext } from '../context.ts'
+import type { FairClaim } from './fair.ts'
 
 /** Handle given to a running job. */
 export interface JobRun {
@@ -79,6 +80,8 @@ export interface EnqueueOptions {
   /** Deduplication key: a job with the same id waiting or running is not added twice. */
   jobId?: string
   delayMs?: number
+  /** YouTube work for a person: queued in fair order (src/jobs/fair.ts) instead of first come, first served. */
+  fair?: FairClaim
 }
 
 /** A recurring job: runs once per period (bunqueue job scheduler, cron syntax or a fixed interval). */

@@ -63,11 +63,11 @@ export const musicRun: JobDefinition<{ jobId: string }> = {
  * The owner's Retry on a failed job's row (POST /api/music/jobs/{id}/retry): the same job runs
  * again from the start (same id, link or upload and tags), as an admin's retry does.
  */
-export async function retryMusicJob(ctx: AppContext, job: { id: string; failed: unknown }) {
+export async function retryMusicJob(ctx: AppContext, job: { id: string; userId: string; failed: unknown }) {
   if (!job.failed) fail(409, 'Job has not failed.')
   await musicRun.beforeRetry!(ctx, { jobId: job.id })
   await deleteFailuresOfJob(ctx.db, job.id)
-  await ctx.jobs.enqueue(musicRun, { jobId: job.id }, { jobId: job.id })
+  await ctx.jobs.enqueue(musicRun, { jobId: job.id }, { jobId: job.id, fair: { lane: 'hand', owner: job.userId } })
 }
 
 /** Removes finished jobs (and their folders) older than JOB_RETENTION_DAYS. */
@@ -106,7 +106,7 @@ async function requeueLostMusicJobs(ctx: AppContext) {
     if (!existsSync(jobDir(ctx.env.DATA_DIR, job.userId, job.id))) continue
     if ((await ctx.jobs.state(job.id)) === 'unknown') {
       log.warn('music job lost by the queue, enqueued again', { id: job.id })
-      await ctx.jobs.enqueue(musicRun, { jobId: job.id }, { jobId: job.id })
+      await ctx.jobs.enqueue(musicRun, { jobId: job.id }, { jobId: job.id, fair: { lane: 'hand', owner: job.userId } })
     }
   }
 }

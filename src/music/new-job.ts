@@ -10,7 +10,7 @@ import { failMusicJob, insertMusicJob, type NewMusicJob } from './queries.ts'
 export async function insertAndEnqueue(ctx: AppContext, job: NewMusicJob): Promise<void> {
   await insertMusicJob(ctx.db, job)
   try {
-    await ctx.jobs.enqueue(musicRun, { jobId: job.id! }, { jobId: job.id! })
+    await ctx.jobs.enqueue(musicRun, { jobId: job.id! }, { jobId: job.id!, fair: { lane: 'hand', owner: job.userId } })
   } catch (err) {
     log.error('music job could not be enqueued', { id: job.id, ...errorFields(err) })
     await failMusicJob(ctx.db, job.id!, 'could not be queued', 'internal')

@@ -103,6 +103,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
           signal,
           maxWaitMs: IN_RUN_WAIT_MS,
           onWait,
+          owner: row.userId,
+          work: 'hand',
         }))
       } catch (err) {
         if (err instanceof PaceWait && !signal.aborted) {

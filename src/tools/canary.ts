@@ -102,7 +102,8 @@ export async function extractCanary(ctx: Pick<AppContext, 'tools' | 'env'>, buil
         }
         return { ok: true as const, version }
       },
-      { url },
+      // the canary checks the build everyone's work depends on: it goes before anyone's work
+      { url, work: 'admin' },
     )
   } catch (err) {
     if (err instanceof ToolFailure) return { ok: false, version, kind: err.kind, message: err.message }

@@ -69,7 +69,7 @@ export function runLookup<T>(
   opts: { url?: string } = {},
 ): Promise<T> {
   return limitLookup(ctx, userId, clientSignal, (signal) =>
-    ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url, signal, maxWaitMs: lookupWaitMs(ctx) }),
+    ctx.tools.withYtdlp((cfg) => fn(cfg, signal), { url: opts.url, signal, maxWaitMs: lookupWaitMs(ctx), owner: userId, work: 'hand' }),
   )
 }
 

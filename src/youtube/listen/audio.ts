@@ -65,7 +65,16 @@ export const audioJson = (row: AudioRow | undefined) => ({ state: (row?.state ??
  * earlier, or ready with its file gone → (re)start the fetch.
  * The job id is per video, so a lost job is queued again without doubling a live one.
  */
-export async function requestAudio(ctx: AppContext, videoId: string): Promise<AudioRow> {
+/**
+ * Whose fetch it is (docs/decisions/220): Listen is work a person started by hand, a podcast
+ * episode background work; the first request of a video's audio sets its place in the queue.
+ */
+export interface AudioClaim {
+  owner: string
+  work: 'hand' | 'background'
+}
+
+export async function requestAudio(ctx: AppContext, videoId: string, claim: AudioClaim): Promise<AudioRow> {
   const row = await getAudio(ctx.db, videoId)
   if (row?.state === 'ready' && row.file && (await stat(join(audioDir(ctx), row.file)).catch(() => null))?.isFile()) return row
   if (row?.state === 'failed' && row.failedAt && Date.now() - row.failedAt.getTime() < FAILED_FOR_MS) return row
@@ -75,7 +84,7 @@ export async function requestAudio(ctx: AppContext, videoId: string): Promise<Au
       .values({ videoId, state: 'fetching' })
       .onConflictDoUpdate({ target: youtubeAudio.videoId, set: { state: 'fetching', error: null, failedAt: null, file: null, size: null, createdAt: sql`now()` } })
   }
-  await ctx.jobs.enqueue(fetchAudioJob, { videoId }, { jobId: `youtube.audio.${videoId}` })
+  await ctx.jobs.enqueue(fetchAudioJob, { videoId, ...claim }, { jobId: `youtube.audio.${videoId}`, fair: { lane: claim.work, owner: claim.owner } })
   return (await getAudio(ctx.db, videoId))!
 }
 
@@ -139,11 +148,11 @@ export async function enforceAudioCache(ctx: AppContext, keep: string | null): P
   return removed
 }
 
-export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
+export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; work?: 'hand' | 'background' }> = {
   name: 'youtube.audio',
-  payload: z.object({ videoId: z.string().regex(/^[\w-]{11}$/) }),
+  payload: z.object({ videoId: z.string().regex(/^[\w-]{11}$/), owner: z.string().optional(), work: z.enum(['hand', 'background']).optional() }),
   backoff: 'exponential',
-  async run(ctx, { videoId }, job) {
+  async run(ctx, { videoId, owner, work: claimed }, job) {
     const row = await getAudio(ctx.db, videoId)
     if (row?.state !== 'fetching') return
     const dir = audioDir(ctx)
@@ -153,7 +162,13 @@ export const fetchAudioJob: JobDefinition<{ videoId: string }> = {
       const url = watchUrl(videoId)
       let path: string
       try {
-        ;({ path } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}), { url, signal: job.signal, maxWaitMs: IN_RUN_WAIT_MS }))
+        ;({ path } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}), {
+          url,
+          signal: job.signal,
+          maxWaitMs: IN_RUN_WAIT_MS,
+          owner: owner ?? null,
+          work: claimed ?? 'hand',
+        }))
       } catch (err) {
         if (err instanceof PaceWait && !job.signal.aborted) throw new JobLater(err.until, err.message)
         // a failure another attempt would not fix is told at once

@@ -30,10 +30,18 @@ const fileThere = async (ctx: AppContext, file: string | null) => !!file && !!(a
  * made while SponsorBlock was down, is made again when `remakeUncut`); failed → left alone
  * when `retryFailed` is false (the schedule), else after FAILED_FOR_MS started again.
  */
-export async function requestEpisode(ctx: AppContext, videoId: string, cut: string, opts: { retryFailed?: boolean; remakeUncut?: boolean } = {}) {
+export interface EpisodeRequest {
+  /** The person whose podcast wants it: the fetch is their background work (docs/decisions/220). */
+  owner: string
+  retryFailed?: boolean
+  remakeUncut?: boolean
+}
+
+export async function requestEpisode(ctx: AppContext, videoId: string, cut: string, opts: EpisodeRequest) {
+  const enqueue = () => ctx.jobs.enqueue(episodeJob, { videoId, cut, owner: opts.owner }, { jobId: jobIdOf(videoId, cut), fair: { lane: 'background', owner: opts.owner } })
   const row = await getEpisode(ctx.db, videoId, cut)
   if (row?.state === 'ready' && (await fileThere(ctx, row.file))) {
-    if (row.uncut && opts.remakeUncut) await ctx.jobs.enqueue(episodeJob, { videoId, cut }, { jobId: jobIdOf(videoId, cut) })
+    if (row.uncut && opts.remakeUncut) await enqueue()
     return
   }
   if (row?.state === 'failed' && (opts.retryFailed === false || (row.failedAt && Date.now() - row.failedAt.getTime() < FAILED_FOR_MS))) return
@@ -46,7 +54,7 @@ export async function requestEpisode(ctx: AppContext, videoId: string, cut: stri
         set: { state: 'fetching', error: null, failedAt: null, file: null, size: null, duration: null, createdAt: sql`now()` },
       })
   }
-  await ctx.jobs.enqueue(episodeJob, { videoId, cut }, { jobId: jobIdOf(videoId, cut) })
+  await enqueue()
 }
 
 /** The video's audio is ready: its waiting episodes are made now (audio.ts calls it, registered below). */
@@ -55,6 +63,7 @@ export async function audioReadyForEpisodes(ctx: AppContext, videoId: string) {
     .select({ cut: youtubePodcastEpisodes.cut })
     .from(youtubePodcastEpisodes)
     .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.state, 'fetching')))
+  // the cut itself needs no YouTube turn: in the queue's first come, first served order
   for (const w of waiting) await ctx.jobs.enqueue(episodeJob, { videoId, cut: w.cut }, { jobId: jobIdOf(videoId, w.cut) })
 }
 
@@ -65,16 +74,17 @@ async function failEpisode(ctx: AppContext, videoId: string, cut: string, error:
     .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), eq(youtubePodcastEpisodes.state, 'fetching')))
 }
 
-export const episodeJob: JobDefinition<{ videoId: string; cut: string }> = {
+export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: string }> = {
   name: 'youtube.podcastEpisode',
   payload: z.object({
     videoId: z.string().regex(/^[\w-]{11}$/),
     cut: z.string().refine((s) => s === '' || s.split(',').every((c) => (SPONSORBLOCK_CATEGORIES as readonly string[]).includes(c)), 'unknown category'),
+    owner: z.string().optional(),
   }),
   backoff: 'exponential',
   // an hour-long talk is re-encoded in about a minute; a loaded machine gets room
   timeoutMs: 60 * 60 * 1000,
-  async run(ctx, { videoId, cut }, job) {
+  async run(ctx, { videoId, cut, owner }, job) {
     const row = await getEpisode(ctx.db, videoId, cut)
     const remake = row?.state === 'ready' && row.uncut
     if (row?.state !== 'fetching' && !remake) return
@@ -82,7 +92,8 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string }> = {
     let source = await getAudio(ctx.db, videoId)
     if (!(source?.state === 'ready' && source.file && (await stat(join(audioDir(ctx), source.file)).catch(() => null))?.isFile())) {
       // ready by now (its fetch ended meanwhile: its call-back found this job still running) → cut it here
-      source = await requestAudio(ctx, videoId)
+      // an episode without an owner (queued before owners were recorded) is the app's own background work
+      source = await requestAudio(ctx, videoId, { owner: owner ?? '', work: 'background' })
       if (source.state !== 'ready' || !source.file) {
         if (source.state === 'failed' && !remake) await audioFailedForEpisodes(ctx, videoId, source.error ?? 'The audio could not be fetched.')
         return

@@ -11,10 +11,11 @@ import { expectError } from '../../../tests/support/http.ts'
 import { makeTone, startMediaServer, type MediaServer } from '../../../tests/support/media.ts'
 import { startMusicServices, type MusicServices } from '../../../tests/support/music-services.ts'
 import { createYoutubeTestApp, quickUser, startTestFake, type YoutubeTestApp } from '../../../tests/support/youtube.ts'
+import { rowsOf } from '../../db/rows.ts'
 import { probeMedia } from '../../tools/ffmpeg.ts'
 import { audioDir, enforceAudioCache, watchUrl } from './audio.ts'
 import { episodeDir } from './episode-queries.ts'
-import { podcastEpisodesJob } from './jobs.ts'
+import { podcastEpisodesJob, RECUT_DELAY_MS } from './jobs.ts'
 
 // A followed channel as a private podcast: its newest videos' audio (the stand-in yt-dlp maps
 // their watch URLs to a 12 s tone on the loopback media server) with the user's skip
@@ -168,8 +169,8 @@ test('a feed holds exactly the newest keepLast ready episodes: a new upload push
   await insert('freshLive01', 'upcoming', now + 2000)
   await runHourly()
   expect(t.jobs.waiting.map((j) => [j.def.name, j.payload])).toEqual([
-    ['youtube.podcastEpisode', { videoId: FRESH, cut: 'interaction,selfpromo,sponsor' }],
-    ['youtube.podcastEpisode', { videoId: FRESH, cut: '' }],
+    ['youtube.podcastEpisode', { videoId: FRESH, cut: 'interaction,selfpromo,sponsor', owner: a.id }],
+    ['youtube.podcastEpisode', { videoId: FRESH, cut: '', owner: b.id }],
   ])
   // not ready yet: the feed keeps its two
   expect((await items(feed)).map((i) => i.guid['#text'])).toEqual([plain[0], plain[1]])
@@ -223,7 +224,7 @@ test('SponsorBlock down: the episode is made uncut, and cut by the hourly job on
     sql`insert into youtube_podcast_episodes (video_id, cut, state, error, failed_at) values (${failed}, 'interaction,selfpromo,sponsor', 'failed', 'x', now() - interval '1 day')`,
   )
   await runHourly()
-  expect(t.jobs.waiting.map((j) => j.payload)).toEqual([{ videoId: id, cut: 'interaction,selfpromo,sponsor' }])
+  expect(t.jobs.waiting.map((j) => j.payload)).toEqual([{ videoId: id, cut: 'interaction,selfpromo,sponsor', owner: a.id }])
   await t.jobs.drain()
   const cut = (await items(feed)).find((i) => i.guid['#text'] === id)!
   expect(seconds(cut['itunes:duration'])).toBe(TONE_SECONDS - 3)
@@ -233,12 +234,17 @@ test('SponsorBlock down: the episode is made uncut, and cut by the hourly job on
   await t.jobs.drain()
 })
 
-test('a change of SponsorBlock settings queues the episodes with the new categories', async () => {
+test('a change of SponsorBlock settings queues the episodes with the new categories, once for changes in a row', async () => {
+  for (const intro of ['show', 'mute', 'skip'] as const) expect((await b.client.put('/api/youtube/sponsorblock', { categories: { intro } })).status).toBe(200)
+  // one re-cut, RECUT_DELAY_MS after the first change, with the settings as they are then
+  expect(t.jobs.delayed.map((j) => [j.def.name, j.payload, j.delayMs])).toEqual([['youtube.recutEpisodes', { userId: b.id }, RECUT_DELAY_MS]])
+  t.jobs.waiting.push(...t.jobs.delayed.splice(0))
+  await t.jobs.drain()
+  expect(t.jobs.ran.filter((name) => name === 'youtube.recutEpisodes')).toHaveLength(1)
+  const made = rowsOf<{ video_id: string }>(await t.ctx.db.execute(sql`select video_id from youtube_podcast_episodes where cut = 'intro' and state = 'ready'`))
+  expect(made.map((r) => r.video_id).sort()).toEqual([FRESH, plain[0]!].sort())
   expect((await b.client.put('/api/youtube/sponsorblock', { categories: { intro: 'skip' } })).status).toBe(200)
-  expect(t.jobs.waiting.map((j) => j.payload)).toEqual([
-    { videoId: FRESH, cut: 'intro' },
-    { videoId: plain[0], cut: 'intro' },
-  ])
+  t.jobs.delayed.splice(0)
   await t.jobs.drain()
   const theirs = await items((await podcasts(b.client)).feeds[0]!.url)
   expect(theirs.map((i) => [i.guid['#text'], seconds(i['itunes:duration'])])).toEqual([
@@ -250,8 +256,30 @@ test('a change of SponsorBlock settings queues the episodes with the new categor
   await t.jobs.drain()
   expect((await items((await podcasts(b.client)).feeds[0]!.url)).map((i) => seconds(i['itunes:duration']))).toEqual([TONE_SECONDS, TONE_SECONDS, TONE_SECONDS - 3])
   expect((await b.client.put('/api/youtube/sponsorblock', { categories: { intro: 'off' } })).status).toBe(200)
+  t.jobs.delayed.splice(0)
   expect((await b.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 2 })).status).toBe(200)
   await t.jobs.drain()
+})
+
+test('PODCAST_MAX_EPISODES caps the sum of keepLast over a person\'s podcasts (422 naming keepLast and the limit)', async () => {
+  const max = t.ctx.env.PODCAST_MAX_EPISODES
+  t.ctx.env.PODCAST_MAX_EPISODES = 5
+  try {
+    const other = await quickUser(t)
+    expect((await other.client.put('/api/youtube/subscriptions/user?channel_id=@star-lab')).status).toBe(200)
+    await expectError(
+      other.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 6 }),
+      422,
+      'keepLast: Your podcasts may keep at most 5 episodes in all; 0 are taken by your other podcasts, so this one may keep at most 5.',
+    )
+    expect((await other.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 5 })).status).toBe(200)
+    // the same podcast's own number is not counted twice; switching it off frees its share
+    expect((await other.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: true, keepLast: 4 })).status).toBe(200)
+    expect((await other.client.put(`/api/youtube/channels/${channelId}/podcast`, { enabled: false })).status).toBe(200)
+    t.jobs.waiting.splice(0)
+  } finally {
+    t.ctx.env.PODCAST_MAX_EPISODES = max
+  }
 })
 
 test('the feed: RSS fields, ETag and 304, byte ranges, all.xml and OPML', async () => {

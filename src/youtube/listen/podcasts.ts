@@ -9,7 +9,7 @@ import { sendFile } from '../../lib/send-file.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
 import { channelArt } from './art.ts'
 import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
-import { requestEpisode } from './episodes.ts'
+import { type EpisodeRequest, requestEpisode } from './episodes.ts'
 import { getSponsorblock } from './settings.ts'
 import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
@@ -72,7 +72,7 @@ async function newestVideos(db: Tx, channelId: string, keepLast: number) {
  * fetch). With `retryFailed` false (the schedule), a failed fetch is left alone: the user's
  * switch or listen mode starts it again.
  */
-export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number, cut: string, opts: { retryFailed?: boolean; remakeUncut?: boolean } = {}) {
+export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast: number, cut: string, opts: EpisodeRequest) {
   for (const v of await newestVideos(ctx.db, channelId, keepLast)) await requestEpisode(ctx, v.id, cut, opts)
 }
 
@@ -81,18 +81,18 @@ export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast
  * new uploads become episodes; episodes made while SponsorBlock was down are cut now.
  */
 export async function fetchAllEpisodes(ctx: AppContext) {
-  const wanted = new Map<string, { channelId: string; cut: string; keepLast: number }>()
+  const wanted = new Map<string, { channelId: string; cut: string; keepLast: number; userId: string }>()
   for (const p of await enabledPodcastCuts(ctx.db)) {
     const key = `${p.channelId}|${p.cut}`
     if ((wanted.get(key)?.keepLast ?? 0) < p.keepLast) wanted.set(key, p)
   }
-  for (const w of wanted.values()) await fetchEpisodes(ctx, w.channelId, w.keepLast, w.cut, { retryFailed: false, remakeUncut: true })
+  for (const w of wanted.values()) await fetchEpisodes(ctx, w.channelId, w.keepLast, w.cut, { owner: w.userId, retryFailed: false, remakeUncut: true })
 }
 
 /** The user's episodes with their skip categories now (after a change of them). */
 export async function fetchUserEpisodes(ctx: AppContext, userId: string) {
   const cut = cutOf(await getSponsorblock(ctx.db, userId))
-  for (const p of await enabledPodcasts(ctx.db, userId)) await fetchEpisodes(ctx, p.channelId, p.keepLast, cut)
+  for (const p of await enabledPodcasts(ctx.db, userId)) await fetchEpisodes(ctx, p.channelId, p.keepLast, cut, { owner: userId })
 }
 
 /** The user's enabled podcasts with their channel. */
@@ -131,15 +131,34 @@ export async function podcastsJson(ctx: AppContext, userId: string, reqUrl: stri
   return { feeds, allUrl: `${root}/all.xml`, opmlUrl: `${root}/feeds.opml` }
 }
 
+/**
+ * PODCAST_MAX_EPISODES caps the sum of keepLast over one person's enabled podcasts (docs/decisions/220):
+ * each episode is a fetch through the shared YouTube gate and a file on the server's disk.
+ */
+async function checkEpisodeCap(ctx: AppContext, userId: string, channelId: string, keepLast: number) {
+  const others = (await enabledPodcasts(ctx.db, userId)).filter((p) => p.channelId !== channelId).reduce((sum, p) => sum + p.keepLast, 0)
+  const max = ctx.env.PODCAST_MAX_EPISODES
+  if (others + keepLast > max) {
+    const room = Math.max(0, max - others)
+    fail(
+      422,
+      room > 0
+        ? `keepLast: Your podcasts may keep at most ${max} episodes in all; ${others} are taken by your other podcasts, so this one may keep at most ${room}.`
+        : `keepLast: Your podcasts may keep at most ${max} episodes in all, and your other podcasts take them all. Lower "Keep the last" on another podcast first.`,
+    )
+  }
+}
+
 export async function setPodcast(ctx: AppContext, userId: string, channelId: string, enabled: boolean, keepLast: number | undefined) {
   if (!(await isFollowed(ctx.db, userId, channelId))) fail(404, 'Subscription not found.')
   const [current] = await ctx.db.select().from(youtubePodcasts).where(and(eq(youtubePodcasts.userId, userId), eq(youtubePodcasts.channelId, channelId)))
   const keep = keepLast ?? current?.keepLast ?? DEFAULT_KEEP_LAST
+  if (enabled) await checkEpisodeCap(ctx, userId, channelId, keep)
   await ctx.db
     .insert(youtubePodcasts)
     .values({ userId, channelId, enabled, keepLast: keep })
     .onConflictDoUpdate({ target: [youtubePodcasts.userId, youtubePodcasts.channelId], set: { enabled, keepLast: keep, updatedAt: sql`now()` } })
-  if (enabled) await fetchEpisodes(ctx, channelId, keep, cutOf(await getSponsorblock(ctx.db, userId)))
+  if (enabled) await fetchEpisodes(ctx, channelId, keep, cutOf(await getSponsorblock(ctx.db, userId)), { owner: userId })
   return { enabled, keepLast: keep }
 }
 

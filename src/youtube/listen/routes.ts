@@ -10,7 +10,8 @@ import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
 import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
-import { fetchUserEpisodes, podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
+import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
+import { queueRecut } from './jobs.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
 
@@ -29,8 +30,8 @@ export function listenRoutes(ctx: AppContext) {
     .get('/sponsorblock', async (c) => c.json({ categories: await getSponsorblock(db, currentUser(c).id) }, 200))
     .put('/sponsorblock', valid('json', sponsorblockBody), async (c) => {
       const categories = await saveSponsorblock(db, currentUser(c).id, c.req.valid('json').categories)
-      // the podcast episodes are cut again with the new skip categories
-      await fetchUserEpisodes(ctx, currentUser(c).id)
+      // the podcast episodes are cut again with the new skip categories (debounced: src/youtube/listen/jobs.ts)
+      await queueRecut(ctx, currentUser(c).id)
       return c.json({ categories }, 200)
     })
     .put('/channels/:id/podcast', valid('param', idParam), valid('json', podcastBody), async (c) => {
@@ -52,7 +53,7 @@ export function listenRoutes(ctx: AppContext) {
     .post('/videos/:id/audio', valid('param', idParam), async (c) => {
       const id = c.req.param('id')
       await requireVideo(db, id)
-      return c.json(audioJson(await requestAudio(ctx, id)), 200)
+      return c.json(audioJson(await requestAudio(ctx, id, { owner: currentUser(c).id, work: 'hand' })), 200)
     })
     .get('/videos/:id/audio', valid('param', idParam), async (c) => {
       const id = c.req.param('id')
