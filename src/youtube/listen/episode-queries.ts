@@ -93,3 +93,23 @@ export async function episodesInFeeds(db: Tx): Promise<Set<string>> {
   }
   return keys
 }
+
+/**
+ * The bytes of the episodes in one person's feeds now (docs/decisions/220): part of the
+ * per-person storage figure the keeping quota also counts. A file shared with others counts in
+ * full for each person whose feed holds it.
+ */
+export async function personEpisodeBytes(db: Tx, userId: string): Promise<number> {
+  const cut = cutOf(await getSponsorblock(db, userId))
+  const podcasts = await db
+    .select({ channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast })
+    .from(youtubePodcasts)
+    .innerJoin(
+      youtubeSubscriptions,
+      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
+    )
+    .where(and(eq(youtubePodcasts.userId, userId), eq(youtubePodcasts.enabled, true)))
+  let bytes = 0
+  for (const p of podcasts) for (const { episode } of await feedEpisodes(db, p.channelId, p.keepLast, cut)) bytes += episode.size ?? 0
+  return bytes
+}

@@ -14,7 +14,7 @@ import { createYoutubeTestApp, quickUser, startTestFake, type YoutubeTestApp } f
 import { rowsOf } from '../../db/rows.ts'
 import { probeMedia } from '../../tools/ffmpeg.ts'
 import { audioDir, enforceAudioCache, watchUrl } from './audio.ts'
-import { episodeDir } from './episode-queries.ts'
+import { episodeDir, personEpisodeBytes } from './episode-queries.ts'
 import { podcastEpisodesJob, RECUT_DELAY_MS } from './jobs.ts'
 
 // A followed channel as a private podcast: its newest videos' audio (the stand-in yt-dlp maps
@@ -280,6 +280,15 @@ test('PODCAST_MAX_EPISODES caps the sum of keepLast over a person\'s podcasts (4
   } finally {
     t.ctx.env.PODCAST_MAX_EPISODES = max
   }
+})
+
+test('the bytes of the episodes in a person\'s feeds count in their storage figure', async () => {
+  let total = 0
+  for (const feed of (await podcasts(a.client)).feeds) for (const i of await items(feed.url)) total += Number(i.enclosure['@length'])
+  expect(total).toBeGreaterThan(0)
+  expect(await personEpisodeBytes(t.ctx.db, a.id)).toBe(total)
+  const nobody = await quickUser(t)
+  expect(await personEpisodeBytes(t.ctx.db, nobody.id)).toBe(0)
 })
 
 test('the feed: RSS fields, ETag and 304, byte ranges, all.xml and OPML', async () => {
