@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterRerun, failingCases, filesToRerun, outcomeOf } from './junit.ts'
+import { afterRerun, failingCases, filesToRerun, outcomeOf, slowestFiles } from './junit.ts'
 
 // scripts/test.ts's reading of bun's JUnit reports, on reports that real `bun test` runs write
 // (fixture test files in a temp folder): the counts, each failure's file and why, and what a
@@ -76,6 +76,22 @@ describe('JUnit reports of real bun test runs', () => {
     expect(code).not.toBe(0)
     expect(outcomeOf('slow', code, report, 1)).toMatchObject({ passed: 0, failed: 1 })
     expect(failingCases(report)).toEqual([{ name: 'slow.test.ts: waits too long', why: 'test timed out' }])
+  })
+
+  test('the slowest files over several reports, slowest first, a missing report skipped', async () => {
+    const slow = await bunTest(['slow.test.ts'], join(dir, 'slow-2.xml'))
+    const steady = await bunTest(['steady.test.ts'], join(dir, 'steady-2.xml'))
+    const files = slowestFiles([
+      { suite: 'one', file: slow.report },
+      { suite: 'two', file: steady.report },
+      { suite: 'gone', file: join(dir, 'none.xml') },
+    ])
+    expect(files.map((f) => [f.suite, f.file])).toEqual([
+      ['one', 'slow.test.ts'],
+      ['two', 'steady.test.ts'],
+    ])
+    expect(files[0]!.seconds).toBeGreaterThan(files[1]!.seconds)
+    expect(slowestFiles([{ suite: 'one', file: slow.report }], 0)).toEqual([])
   })
 
   test('no report, or a crash with no failing test in it, counts as a failure', async () => {

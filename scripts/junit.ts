@@ -115,3 +115,21 @@ export function outcomeOf(name: string, code: number, report: string, seconds: n
   }
   return outcome
 }
+
+/**
+ * The slowest test files over the given reports (a file run in two suites counts once per
+ * suite), slowest first: the summary names them, so that the suite's time stays in sight.
+ */
+export function slowestFiles(reports: { suite: string; file: string }[], most = 10): { suite: string; file: string; seconds: number }[] {
+  const files: { suite: string; file: string; seconds: number }[] = []
+  for (const r of reports) {
+    if (!existsSync(r.file)) continue
+    const xml = readFileSync(r.file, 'utf8')
+    for (const m of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
+      const name = /\bname="([^"]*)"/.exec(m[1]!)?.[1]
+      const time = Number(/\btime="([\d.]+)"/.exec(m[1]!)?.[1] ?? Number.NaN)
+      if (name && Number.isFinite(time)) files.push({ suite: r.suite, file: unescapeXml(name), seconds: time })
+    }
+  }
+  return files.sort((a, b) => b.seconds - a.seconds).slice(0, most)
+}

@@ -31,7 +31,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { afterRerun, failingCases, filesToRerun, type Outcome, outcomeOf } from './junit.ts'
+import { afterRerun, failingCases, filesToRerun, type Outcome, outcomeOf, slowestFiles } from './junit.ts'
 import { buildWebIfNeeded } from './web-build.ts'
 
 const ROOT = join(import.meta.dir, '..')
@@ -332,6 +332,11 @@ step('summary')
 for (const o of outcomes) {
   const skipped = o.skipped ? `, ${o.skipped} skipped` : ''
   console.log(`${o.failed ? 'FAIL' : 'ok  '} ${o.name}: ${o.passed} passed, ${o.failed} failed${skipped} (${o.seconds.toFixed(1)} s)${o.note ? `\n     ${o.note}` : ''}`)
+}
+const slow = slowestFiles(outcomes.map((o) => ({ suite: o.name, file: reportPath(o.name) })))
+if (slow.length) {
+  console.log('slowest files:')
+  for (const f of slow) console.log(`  ${f.seconds.toFixed(1).padStart(6)} s  ${f.file} (${f.suite})`)
 }
 console.log(`reports: ${relative(ROOT, OUT)}/*.xml; total ${((performance.now() - started) / 1000).toFixed(0)} s`)
 const passed = outcomes.reduce((n, o) => n + o.passed, 0)
