@@ -98,6 +98,6 @@ describe('artwork bounds', () => {
     expect(snapCoverSize(300)).toBe(256)
     expect(snapCoverSize(64)).toBe(64)
     expect(snapCoverSize(20)).toBe(20)
-    expect(snapCoverSize(100_000)).toBe(COVER_STEPS.at(-1))
+    expect(snapCoverSize(100_000)).toBe(COVER_STEPS[COVER_STEPS.length - 1]!)
   })
 })
