@@ -168,7 +168,8 @@ describe('the canary', () => {
     writeFileSync(flag, '')
     try {
       release.publish('yt-dlp', build('2025.10.04', { bot: true }))
-      const failed = await updateThenCanary((s) => s.ytDlp.version === '2025.10.04' && s.canary.ok === false)
+      const before = (await tools()).canary.checkedAt
+      const failed = await updateThenCanary((s) => s.ytDlp.version === '2025.10.04' && s.canary.ok === false && s.canary.checkedAt !== before)
       expect(failed.canary.lastError).toMatch(/^Failed \(bot check\) on yt-dlp 2025\.10\.04: YouTube asked to confirm this is not a bot/)
       expect(failed.canary.toolOutput).toMatch(/not a bot/)
       // still the new build, with the one before kept for a rollback by hand, and nothing held against it
@@ -186,6 +187,32 @@ describe('the canary', () => {
     }, DEADLINE_MS, 200)
     expect(passed.ytDlp).toMatchObject({ version: '2025.10.04', lastError: null })
     expect(passed.canary).toMatchObject({ ok: true, lastError: null, toolOutput: null })
+  })
+})
+
+describe('after a failed update', () => {
+  test('a successful update clears the previous failure at the switch, before the runtime checks that follow it', async () => {
+    await until('no running check', () => !t.ctx.tools.managed.busy, DEADLINE_MS)
+    // a build that does not pass its own self-test: the update fails and says why
+    release.publish('yt-dlp', scriptBuild('2025.10.05', 'exit 1'))
+    expect(await t.ctx.tools.managed.update('admin')).toBe('failed')
+    expect((await tools()).ytDlp.lastError).toBeTruthy()
+    // what the status says at the moment the new build becomes current (the runtime checks start then)
+    const atSwitch: Tools[] = []
+    const refresh = t.ctx.tools.refreshYtdlp.bind(t.ctx.tools)
+    t.ctx.tools.refreshYtdlp = async () => {
+      atSwitch.push(await tools())
+      return refresh()
+    }
+    try {
+      release.publish('yt-dlp', build('2025.10.06'))
+      const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.06' && s.canary.ok === true)
+      expect(now.ytDlp.lastError).toBeNull()
+    } finally {
+      t.ctx.tools.refreshYtdlp = refresh
+    }
+    expect(atSwitch.length).toBeGreaterThan(0)
+    for (const s of atSwitch) expect(s.ytDlp.lastError).toBeNull()
   })
 })
 
