@@ -37,7 +37,7 @@ export async function coverFile(
   const info = await stat(original).catch(() => null)
   if (!info?.isFile()) return null
   const stored = { path: original, type: mimeOf(job.artworkFile) }
-  if (!asked || !ctx.tools.ffmpeg) return stored
+  if (!asked) return stored
   const size = snapCoverSize(asked)
   const covers = join(dir, 'covers')
   const name = `${size}-${Math.floor(info.mtimeMs)}.jpg`
@@ -46,6 +46,8 @@ export async function coverFile(
   // the stored artwork answers as it is when it already fits (its header says; nothing decoded)
   const dims = imageSize(new Uint8Array(await readFile(original)))
   if (dims && dims.width <= asked && dims.height <= asked) return stored
+  // without ffmpeg nothing is scaled, and nothing larger than asked is answered
+  if (!ctx.tools.ffmpeg) return null
   let pending = making.get(target)
   if (!pending) {
     pending = scale(ctx.tools.ffmpeg.path, original, covers, name, size).finally(() => making.delete(target))
