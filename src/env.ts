@@ -1,5 +1,6 @@
 import { cpus } from 'node:os'
 import { z } from 'zod'
+import { DENO_RELEASE_URL as PINNED_DENO_RELEASE_URL } from './tools/deno-pin.ts'
 
 /**
  * The only reader of `process.env`. Every setting is validated here once, at
@@ -72,8 +73,14 @@ const schema = z.object({
     .string()
     .regex(/^(auto|(deno|node|quickjs|bun):.+)$/, 'must be auto, or <name>:<path> with name deno, node, quickjs or bun')
     .default('auto'),
-  /** Where the managed Deno comes from: `<url>/deno-<target>.zip` and its `.sha256sum`. */
-  DENO_RELEASE_URL: z.url().default('https://github.com/denoland/deno/releases/latest/download'),
+  /** Where the managed Deno comes from: `<url>/deno-<target>.zip` and its `.sha256sum`; default: the pinned release (src/tools/deno-pin.ts). */
+  DENO_RELEASE_URL: z.url().default(PINNED_DENO_RELEASE_URL),
+  /** The SHA-256 (hex) the managed Deno's zip must have; default: pinned in the code for this machine's build. */
+  DENO_SHA256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
+    .transform((v) => v.toLowerCase())
+    .optional(),
   /** Concurrent yt-dlp look-ups (/grouping, /lookup) in the whole app and per user. */
   LOOKUP_CONCURRENCY: z.coerce.number().int().positive().default(4),
   LOOKUP_CONCURRENCY_PER_USER: z.coerce.number().int().positive().default(2),

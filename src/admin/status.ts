@@ -10,6 +10,7 @@ import { canaryStatus } from '../tools/canary.ts'
 import { cookiesStatus } from '../tools/cookies.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
+import { youtubeState, ytdlpFacts } from './youtube-state.ts'
 
 /** Every recurring job with its last run and next run (GET /api/admin/schedules and the status). */
 export async function adminSchedules(ctx: AppContext): Promise<AdminSchedule[]> {
@@ -75,10 +76,11 @@ export async function adminStatus(ctx: AppContext) {
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
   ])
+  const tools = ctx.tools.status()
   return {
     version: embedded()?.version ?? pkg.version,
     database,
-    tools: { ...ctx.tools.status(), canary },
+    tools: { ...tools, ytDlp: { ...tools.ytDlp, ...ytdlpFacts(ctx) }, canary },
     cookies,
     queue,
     youtube: {
@@ -93,6 +95,8 @@ export async function adminStatus(ctx: AppContext) {
         resetsAt: quota.resetsAt,
       },
       pace,
+      // downloads, from the tools, the pause and the canary (the quota above is the Data API's)
+      downloads: youtubeState({ ytdlpVersion: tools.ytDlp.version, jsSupported: tools.jsRuntime.supported, pausedUntil: pace.pausedUntil, canary }),
     },
     schedules,
     disk,

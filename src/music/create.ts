@@ -5,6 +5,7 @@ import { fail } from '../lib/errors.ts'
 import { MalformedMultipart, MultipartReader, TooLarge } from '../lib/multipart.ts'
 import { describeIssues } from '../lib/validate.ts'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
+import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, sniffAudio, type AudioKind } from './files.ts'
 import type { LookupService } from './lookup.ts'
 import { createPlaylistJobs } from './playlist.ts'
@@ -127,12 +128,14 @@ export async function createMusicJob(
     let artworkFile: string | null = null
     if (input.artwork_url?.startsWith('data:')) {
       let artwork
-      try {
-        artwork = decodeArtworkDataUri(input.artwork_url)
-      } catch (err) {
-        fail(422, `artwork_url: ${err instanceof ArtworkError ? err.message : 'Invalid image'}`)
-      }
       await mkdir(dir, { recursive: true })
+      try {
+        // larger than 4096 px on a side: scaled down once, here (src/music/cover-scale.ts)
+        artwork = await boundArtwork(ctx.tools.ffmpeg, decodeArtworkDataUri(input.artwork_url), dir, req.signal)
+      } catch (err) {
+        if (!(err instanceof ArtworkError)) throw err
+        fail(422, `artwork_url: ${err.message}`)
+      }
       artworkFile = `artwork.${artwork.ext}`
       await writeFile(inside(dir, artworkFile), artwork.bytes)
     } else if (input.artwork_url) {

@@ -6,6 +6,7 @@ import { errorFields, log } from '../lib/logger.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { topics } from '../ws/hub.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
+import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, outputDir, sniffImage, workDir } from './files.ts'
 import { completeMusicJob, getMusicJob, setMusicJobProgress, updateMusicJob } from './queries.ts'
 import type { Chapter, MusicJobEvent } from './schema.ts'
@@ -224,7 +225,8 @@ async function loadArtwork(ctx: AppContext, row: MusicJobRow, dir: string, signa
   }
   if (!row.artworkUrl) return null
   try {
-    const artwork = await fetchArtwork(row.artworkUrl, ctx.allow, signal)
+    // stored at most 4096 px on a side (src/music/cover-scale.ts)
+    const artwork = await boundArtwork(ctx.tools.ffmpeg, await fetchArtwork(row.artworkUrl, ctx.allow, signal), dir, signal)
     const file = `artwork.${artwork.ext}`
     await writeFile(inside(dir, file), artwork.bytes)
     await updateMusicJob(ctx.db, row.id, { artworkFile: file })

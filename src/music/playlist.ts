@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import type { AppContext, SessionUser } from '../context.ts'
 import { fail } from '../lib/errors.ts'
+import { tmpdir } from 'node:os'
 import { ArtworkError, decodeArtworkDataUri } from './artwork.ts'
+import { boundArtwork } from './cover-scale.ts'
 import { insertAndEnqueue, refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir } from './files.ts'
 import { assertRoomForJobs } from './limits.ts'
@@ -33,9 +35,11 @@ export async function createPlaylistJobs(
   let artwork: ReturnType<typeof decodeArtworkDataUri> | null = null
   if (input.artwork_url?.startsWith('data:')) {
     try {
-      artwork = decodeArtworkDataUri(input.artwork_url)
+      // bounded once for every entry's copy (src/music/cover-scale.ts)
+      artwork = await boundArtwork(ctx.tools.ffmpeg, decodeArtworkDataUri(input.artwork_url), tmpdir(), signal)
     } catch (err) {
-      fail(422, `artwork_url: ${err instanceof ArtworkError ? err.message : 'Invalid image'}`)
+      if (!(err instanceof ArtworkError)) throw err
+      fail(422, `artwork_url: ${err.message}`)
     }
   } else if (input.artwork_url) await refuseUnsafeUrl('artwork_url', input.artwork_url, ctx)
 

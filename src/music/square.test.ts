@@ -21,6 +21,7 @@ describe('square covers', () => {
     ['a.jpg', '160x90'],
     ['a.png', '48x64'],
     ['a.gif', '30x20'],
+    ['a.webp', '160x90'],
   ])('imageSize reads %s (%s)', async (name, size) => {
     const { bytes } = await image(name, size)
     const [width, height] = size.split('x').map(Number)

@@ -3,9 +3,20 @@ import { cropSquare, type Ffmpeg } from '../tools/ffmpeg.ts'
 import type { Artwork } from './artwork.ts'
 import { inside } from './files.ts'
 
-/** Width and height from a PNG, JPEG or GIF header; null for anything else (left as is). */
+/** Width and height from a PNG, JPEG, GIF or WebP header; null for anything else (left as is). */
 export function imageSize(b: Uint8Array): { width: number; height: number } | null {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
+  const ascii = (from: number, to: number) => String.fromCharCode(...b.subarray(from, to))
+  if (b.length >= 30 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') {
+    const chunk = ascii(12, 16)
+    if (chunk === 'VP8 ') return { width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff }
+    if (chunk === 'VP8L') {
+      const bits = view.getUint32(21, true)
+      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 }
+    }
+    if (chunk === 'VP8X') return { width: 1 + (view.getUint32(24, true) & 0xffffff), height: 1 + (view.getUint32(27, true) & 0xffffff) }
+    return null
+  }
   if (b.length >= 24 && b[0] === 0x89 && b[1] === 0x50) return { width: view.getUint32(16), height: view.getUint32(20) }
   if (b.length >= 10 && b[0] === 0x47 && b[1] === 0x49) return { width: view.getUint16(6, true), height: view.getUint16(8, true) }
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {

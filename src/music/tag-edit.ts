@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts'
 import { fail } from '../lib/errors.ts'
 import { writeZip } from '../lib/zip.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
+import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, mp3Name, sniffImage } from './files.ts'
 import { hasWebdav, webdavUploadJob } from './webdav-job.ts'
 import { getMusicJob, updateMusicJob } from './queries.ts'
@@ -186,7 +187,8 @@ async function nextArtwork(
   if (url !== undefined) {
     let artwork: Artwork
     try {
-      artwork = await fetchArtwork(url, ctx.allow, AbortSignal.timeout(ARTWORK_TIMEOUT_MS))
+      // stored at most 4096 px on a side (src/music/cover-scale.ts)
+      artwork = await boundArtwork(ctx.tools.ffmpeg, await fetchArtwork(url, ctx.allow, AbortSignal.timeout(ARTWORK_TIMEOUT_MS)), stage)
     } catch {
       fail(400, 'Unable to get artwork.')
     }

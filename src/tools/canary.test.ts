@@ -7,7 +7,7 @@ import { scriptBuild, startReleaseServer, type ReleaseServer } from '../../tests
 import { until } from '../../tests/support/wait.ts'
 import { setAdmin } from '../auth/queries.ts'
 import { toolErrorCases } from '../../tests/support/fake-ytdlp.ts'
-import { hasMediaFormat } from './canary.ts'
+import { BUILD_KINDS, hasMediaFormat, TEMPORARY_KINDS } from './canary.ts'
 
 // The canary against local stand-ins: its URL is a page of the local media server, the yt-dlp
 // builds are sh scripts served by the signed release stand-in (each runs Debian's yt-dlp, and
@@ -23,12 +23,14 @@ let admin: Client
 let receiver: ReturnType<typeof Bun.serve>
 const hooks: { event: string; title: string; text: string }[] = []
 let flag: string
+let outdatedFlag: string
 
 interface Canary {
   url: string
   ok: boolean | null
   checkedAt: string | null
   lastError: string | null
+  toolOutput: string | null
 }
 interface Tools {
   ytDlp: { version: string | null; lastError: string | null; previousVersion: string | null; checkedAt: string | null }
@@ -42,10 +44,23 @@ async function tools(client = admin): Promise<Tools> {
 }
 
 const botText = toolErrorCases().find((c) => c.id === 'bot-check')!.text
+const outdatedText = toolErrorCases().find((c) => c.id === 'extractor-bug')!.text
 
-/** A build that runs Debian's yt-dlp, except on the canary's URL while `failWhen` (sh test) holds. */
-const build = (version: string, failWhen: string) =>
-  scriptBuild(version, `case "$*" in *canary=1*) if ${failWhen}; then printf '%s\\n' ${JSON.stringify(botText)} >&2; exit 1; fi;; esac\nexec /usr/bin/yt-dlp "$@"`)
+/**
+ * A build that runs Debian's yt-dlp, except on the canary's URL: it fails as an outdated build
+ * would while `outdatedFlag` exists (or always, with `outdated`); with `bot`, it meets YouTube's
+ * bot check while `flag` exists (the build before it does not: as when YouTube asks one request
+ * and lets the next through).
+ */
+const build = (version: string, opts: { outdated?: boolean; bot?: boolean } = {}) =>
+  scriptBuild(
+    version,
+    `case "$*" in *canary=1*)
+  if ${opts.outdated ? 'true' : `[ -e ${outdatedFlag} ]`}; then printf '%s\\n' ${JSON.stringify(outdatedText)} >&2; exit 1; fi
+  if ${opts.bot ? `[ -e ${flag} ]` : 'false'}; then printf '%s\\n' ${JSON.stringify(botText)} >&2; exit 1; fi;;
+esac
+exec /usr/bin/yt-dlp "$@"`,
+  )
 
 /** Admin's update check, then the canary the update starts: resolves once both are done. */
 async function updateThenCanary(done: (t: Tools) => boolean): Promise<Tools> {
@@ -77,9 +92,11 @@ beforeAll(async () => {
       YTDLP_SIGNING_KEY: release.publicKey,
       FETCH_ALLOW_HOSTS: '127.0.0.1',
       YTDLP_CANARY_URL: `${media.url}/page.html?canary=1`,
+      BOT_CHECK_PAUSE_SECONDS: '2',
     },
   })
   flag = join(t.ctx.env.DATA_DIR, 'youtube-says-bot')
+  outdatedFlag = join(t.ctx.env.DATA_DIR, 'build-is-outdated')
   let email: string
   ;({ client: admin, email } = await signUp(t))
   await setAdmin(t.ctx.db, email, true)
@@ -95,7 +112,7 @@ afterAll(async () => {
 
 describe('the canary', () => {
   test('POST /api/admin/tools/canary → 202 runs it now; the result is in the status (admin only)', async () => {
-    expect((await tools()).canary).toEqual({ url: `${media.url}/page.html?canary=1`, ok: null, checkedAt: null, lastError: null })
+    expect((await tools()).canary).toEqual({ url: `${media.url}/page.html?canary=1`, ok: null, checkedAt: null, lastError: null, toolOutput: null })
     const { client } = await signUp(t)
     expect((await client.post('/api/admin/tools/canary')).status).toBe(403)
     const res = await admin.post('/api/admin/tools/canary')
@@ -109,19 +126,19 @@ describe('the canary', () => {
   })
 
   test('an update that passes the canary stays', async () => {
-    release.publish('yt-dlp', build('2025.10.01', `[ -e ${flag} ]`))
+    release.publish('yt-dlp', build('2025.10.01'))
     const before = (await tools()).canary.checkedAt
     const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.01' && s.canary.checkedAt !== before)
     expect(now.canary).toMatchObject({ ok: true, lastError: null })
     expect(now.ytDlp).toMatchObject({ version: '2025.10.01', lastError: null })
   })
 
-  test('a new build that fails the canary where the previous passes: switched back, lastError says why', async () => {
-    release.publish('yt-dlp', build('2025.10.02', 'true'))
+  test('a new build that fails the canary as a build can, where the previous passes: switched back, lastError says why', async () => {
+    release.publish('yt-dlp', build('2025.10.02', { outdated: true }))
     const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.01' && !!s.ytDlp.lastError)
-    expect(now.ytDlp.lastError).toMatch(/^yt-dlp 2025\.10\.02 failed the canary \(bot check: ERROR: .*not a bot.*\) but 2025\.10\.01 passed it: switched back to 2025\.10\.01\. /)
+    expect(now.ytDlp.lastError).toMatch(/^yt-dlp 2025\.10\.02 failed the canary \(outdated: ERROR: .*nsig.*\) but 2025\.10\.01 passed it: switched back to 2025\.10\.01\. /)
     expect(now.ytDlp.previousVersion).toBe('2025.10.02')
-    expect(now.canary).toMatchObject({ ok: true, lastError: null })
+    expect(now.canary).toMatchObject({ ok: true, lastError: null, toolOutput: null })
     // the build rolled back from is not installed again
     await until('no running check', () => !t.ctx.tools.managed.busy, DEADLINE_MS)
     expect(await t.ctx.tools.managed.update('admin')).toBe('current')
@@ -129,19 +146,82 @@ describe('the canary', () => {
   })
 
   test('failing on the new build and on the one before: admins are told why; the new build stays', async () => {
-    writeFileSync(flag, '')
+    writeFileSync(outdatedFlag, '')
     try {
-      release.publish('yt-dlp', build('2025.10.03', `[ -e ${flag} ]`))
+      release.publish('yt-dlp', build('2025.10.03'))
       const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.03' && s.canary.ok === false)
-      expect(now.canary.lastError).toMatch(/^Failed \(bot check\) on yt-dlp 2025\.10\.03: YouTube asked to confirm this is not a bot: .* yt-dlp said: ERROR: .*not a bot/)
+      // a sentence for a person; yt-dlp's own line apart
+      expect(now.canary.lastError).toBe(
+        'Failed (outdated) on yt-dlp 2025.10.03: yt-dlp is out of date for YouTube: update it from the admin page, or wait for a new release.',
+      )
+      expect(now.canary.toolOutput).toMatch(/^ERROR: \[youtube\] .*Unable to extract nsig function code/)
       expect(now.ytDlp.previousVersion).toBe('2025.10.01')
       const hook = await until('the admins\' notification', () => hooks.find((h) => h.event === 'tools.canary'), DEADLINE_MS)
-      expect(hook.title).toBe('YouTube downloads fail: bot check')
+      expect(hook.title).toBe('YouTube downloads fail: outdated')
       expect(hook.text).toContain('failed on yt-dlp 2025.10.03 after an update, and on the build before it too.')
-      expect(hook.text).toContain('YouTube asked to confirm this is not a bot')
+    } finally {
+      rmSync(outdatedFlag, { force: true })
+    }
+  })
+
+  test('a bot check after an update neither switches back nor rejects the build; the canary tries again after the pause', async () => {
+    writeFileSync(flag, '')
+    try {
+      release.publish('yt-dlp', build('2025.10.04', { bot: true }))
+      const before = (await tools()).canary.checkedAt
+      const failed = await updateThenCanary((s) => s.ytDlp.version === '2025.10.04' && s.canary.ok === false && s.canary.checkedAt !== before)
+      expect(failed.canary.lastError).toMatch(/^Failed \(bot check\) on yt-dlp 2025\.10\.04: YouTube asked to confirm this is not a bot/)
+      expect(failed.canary.toolOutput).toMatch(/not a bot/)
+      // still the new build, with the one before kept for a rollback by hand, and nothing held against it
+      expect(failed.ytDlp).toMatchObject({ version: '2025.10.04', previousVersion: '2025.10.03', lastError: null })
+      const hook = await until('the admins\' notification', () => hooks.find((h) => h.event === 'tools.canary' && h.text.includes('2025.10.04')), DEADLINE_MS)
+      expect(hook.text).toContain('The new build stays')
+      expect(hook.text).not.toContain('the build before it too')
     } finally {
       rmSync(flag, { force: true })
     }
+    // YouTube lets the server through again: the canary's next try (after the pause) passes on the same build
+    const passed = await until('the canary tried again', async () => {
+      const now = await tools()
+      return now.canary.ok ? now : null
+    }, DEADLINE_MS, 200)
+    expect(passed.ytDlp).toMatchObject({ version: '2025.10.04', lastError: null })
+    expect(passed.canary).toMatchObject({ ok: true, lastError: null, toolOutput: null })
+  })
+})
+
+describe('after a failed update', () => {
+  test('a successful update clears the previous failure at the switch, before the runtime checks that follow it', async () => {
+    await until('no running check', () => !t.ctx.tools.managed.busy, DEADLINE_MS)
+    // a build that does not pass its own self-test: the update fails and says why
+    release.publish('yt-dlp', scriptBuild('2025.10.05', 'exit 1'))
+    expect(await t.ctx.tools.managed.update('admin')).toBe('failed')
+    expect((await tools()).ytDlp.lastError).toBeTruthy()
+    // what the status says at the moment the new build becomes current (the runtime checks start then)
+    const atSwitch: Tools[] = []
+    const refresh = t.ctx.tools.refreshYtdlp.bind(t.ctx.tools)
+    t.ctx.tools.refreshYtdlp = async () => {
+      atSwitch.push(await tools())
+      return refresh()
+    }
+    try {
+      release.publish('yt-dlp', build('2025.10.06'))
+      const now = await updateThenCanary((s) => s.ytDlp.version === '2025.10.06' && s.canary.ok === true)
+      expect(now.ytDlp.lastError).toBeNull()
+    } finally {
+      t.ctx.tools.refreshYtdlp = refresh
+    }
+    expect(atSwitch.length).toBeGreaterThan(0)
+    for (const s of atSwitch) expect(s.ytDlp.lastError).toBeNull()
+  })
+})
+
+describe('which failures a build can cause', () => {
+  test('bot checks, the network and timeouts are failures of the moment; outdated, missing runtime and crashes are the build\'s', () => {
+    for (const kind of ['bot_check', 'network', 'timeout'] as const) expect({ kind, build: BUILD_KINDS.has(kind), temporary: TEMPORARY_KINDS.has(kind) }).toEqual({ kind, build: false, temporary: true })
+    for (const kind of ['tool_outdated', 'tool_missing', 'internal'] as const) expect({ kind, build: BUILD_KINDS.has(kind), temporary: TEMPORARY_KINDS.has(kind) }).toEqual({ kind, build: true, temporary: false })
+    // the canary's own video being private or blocked here is neither
+    for (const kind of ['private', 'geo_blocked', 'sign_in_required'] as const) expect(BUILD_KINDS.has(kind) || TEMPORARY_KINDS.has(kind)).toBe(false)
   })
 })
 

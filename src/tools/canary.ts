@@ -15,23 +15,39 @@ import { videoInfo } from './ytdlp.ts'
  * the same path as jobs (ctx.tools.withYtdlp, so YouTube's pacing applies).
  * It passes when yt-dlp answers with at least one audio or video format (not
  * only storyboard images, which is what yt-dlp gives without a JavaScript
- * runtime). After an update, a canary that fails on the new build but passes
- * on the previous one switches back; one that fails tells the admins why.
- * The result is kept in DATA_DIR/tools/canary.json (0600).
+ * runtime). After an update, a canary that fails on the new build for a
+ * reason a build can cause (BUILD_KINDS) but passes on the previous one
+ * switches back; a failure of the moment (a bot check, the network, a
+ * timeout) neither switches back nor rejects the build, and is tried again
+ * after the pause (docs/decisions/232-canary-build-failures-only.md). One
+ * that fails tells the admins why. The result is kept in
+ * DATA_DIR/tools/canary.json (0600).
  */
 export interface CanaryStatus {
   url: string
   /** null: not run yet for this URL. */
   ok: boolean | null
   checkedAt: string | null
-  /** Why it failed, in words, with yt-dlp's own line. */
+  /** Why it failed and what to do, in words for a person. */
   lastError: string | null
+  /** yt-dlp's own line for that failure (shown one step away), or null. */
+  toolOutput: string | null
 }
 
-interface SavedCanary extends CanaryStatus {
+interface SavedCanary extends Omit<CanaryStatus, 'toolOutput'> {
   kind: ErrorKind | null
   version: string | null
+  toolOutput?: string | null
 }
+
+/** Failures a yt-dlp build can cause: only these switch back to the build before (and reject the new one). */
+export const BUILD_KINDS: ReadonlySet<ErrorKind> = new Set(['tool_outdated', 'tool_missing', 'internal', 'unsupported_url', 'unavailable', 'conversion'])
+/** Failures of the moment: after an update they are tried again once the pause is over, never held against the build. */
+export const TEMPORARY_KINDS: ReadonlySet<ErrorKind> = new Set(['bot_check', 'network', 'timeout'])
+/** How long after a network error or a timeout the canary of an update tries again. */
+export const CANARY_RETRY_MS = 10 * 60 * 1000
+/** Tries of an update's canary after failures of the moment, before the daily run takes over. */
+export const CANARY_RETRIES = 3
 
 export type CanaryTrigger = 'schedule' | 'start' | 'admin' | 'update'
 
@@ -64,7 +80,13 @@ async function readSaved(ctx: Pick<AppContext, 'env'>): Promise<SavedCanary | nu
 /** `tools.canary` of GET /api/admin/status (read from the file: another process may have run it). */
 export async function canaryStatus(ctx: Pick<AppContext, 'env'>): Promise<CanaryStatus> {
   const saved = await readSaved(ctx)
-  return { url: ctx.env.YTDLP_CANARY_URL, ok: saved?.ok ?? null, checkedAt: saved?.checkedAt ?? null, lastError: saved?.lastError ?? null }
+  return {
+    url: ctx.env.YTDLP_CANARY_URL,
+    ok: saved?.ok ?? null,
+    checkedAt: saved?.checkedAt ?? null,
+    lastError: saved?.lastError ?? null,
+    toolOutput: saved?.toolOutput ?? null,
+  }
 }
 
 async function save(ctx: Pick<AppContext, 'env'>, value: SavedCanary) {
@@ -120,9 +142,15 @@ export function hasMediaFormat(info: Record<string, unknown>): boolean {
   })
 }
 
+/** The failure for a person (yt-dlp's own line is kept apart, in `toolOutput`). */
 const describe = (o: Extract<Outcome, { ok: false }>) => {
   const { reason, advice } = canaryReason(o.kind)
-  return `Failed (${reason}) on yt-dlp ${o.version ?? 'unknown'}: ${advice} yt-dlp said: ${toolLine(o.message)}`
+  return `Failed (${reason}) on yt-dlp ${o.version ?? 'unknown'}: ${advice}`
+}
+
+/** The outcome of one run: the status, and when an update's canary should try again (null: it should not). */
+export interface CanaryRun extends CanaryStatus {
+  retryInMs: number | null
 }
 
 /**
@@ -131,12 +159,17 @@ const describe = (o: Extract<Outcome, { ok: false }>) => {
  * `tools.ytDlp.lastError`). A failure the admins were not told of yet (or of
  * another reason) notifies them.
  */
-export async function runCanary(ctx: AppContext, trigger: CanaryTrigger): Promise<CanaryStatus> {
+export async function runCanary(ctx: AppContext, trigger: CanaryTrigger): Promise<CanaryRun> {
   const before = await readSaved(ctx)
   let outcome = await extractCanary(ctx)
   let switchedBack: string | null = null
   let previousFailed = false
-  if (!outcome.ok && trigger === 'update') {
+  let retryInMs: number | null = null
+  if (!outcome.ok && trigger === 'update' && TEMPORARY_KINDS.has(outcome.kind)) {
+    // YouTube's bot check, the network or a timeout say nothing about the build: it stays, and is tried again
+    retryInMs = await retryDelay(ctx, outcome.kind)
+    log.info('canary after an update met a failure of the moment: the new build stays; tried again later', { kind: outcome.kind, inMs: retryInMs })
+  } else if (!outcome.ok && trigger === 'update' && BUILD_KINDS.has(outcome.kind)) {
     const previous = ctx.tools.managed.previousInUse()
     if (previous) {
       const onPrevious = await extractCanary(ctx, previous)
@@ -155,7 +188,15 @@ export async function runCanary(ctx: AppContext, trigger: CanaryTrigger): Promis
   const now = new Date().toISOString()
   const saved: SavedCanary = outcome.ok
     ? { url: ctx.env.YTDLP_CANARY_URL, ok: true, checkedAt: now, lastError: null, kind: null, version: outcome.version }
-    : { url: ctx.env.YTDLP_CANARY_URL, ok: false, checkedAt: now, lastError: describe(outcome), kind: outcome.kind, version: outcome.version }
+    : {
+        url: ctx.env.YTDLP_CANARY_URL,
+        ok: false,
+        checkedAt: now,
+        lastError: describe(outcome),
+        toolOutput: toolLine(outcome.message) || null,
+        kind: outcome.kind,
+        version: outcome.version,
+      }
   await save(ctx, saved)
   if (outcome.ok) log.info('canary passed', { trigger, version: outcome.version })
   else {
@@ -166,12 +207,21 @@ export async function runCanary(ctx: AppContext, trigger: CanaryTrigger): Promis
       await notifyAdmins(ctx, {
         event: 'tools.canary',
         title: `YouTube downloads fail: ${reason}`,
-        text: `The canary (${ctx.env.YTDLP_CANARY_URL}) failed on yt-dlp ${outcome.version ?? 'unknown'}${trigger === 'update' ? ' after an update' : ''}${previousFailed ? ', and on the build before it too' : ''}. ${advice}`,
+        text: `The canary (${ctx.env.YTDLP_CANARY_URL}) failed on yt-dlp ${outcome.version ?? 'unknown'}${trigger === 'update' ? ' after an update' : ''}${previousFailed ? ', and on the build before it too' : ''}. ${advice}${retryInMs !== null ? ' The new build stays: this failure is not its doing, and the canary tries again after the pause.' : ''}`,
         url: pageUrl(ctx, '/admin'),
       })
     }
   }
-  return { url: saved.url, ok: saved.ok, checkedAt: saved.checkedAt, lastError: saved.lastError }
+  return { url: saved.url, ok: saved.ok, checkedAt: saved.checkedAt, lastError: saved.lastError, toolOutput: saved.toolOutput ?? null, retryInMs }
+}
+
+/** After a bot check, once YouTube's pause is over; after a network error or a timeout, CANARY_RETRY_MS. */
+async function retryDelay(ctx: AppContext, kind: ErrorKind): Promise<number> {
+  if (kind !== 'bot_check') return CANARY_RETRY_MS
+  const { pausedUntil } = await ctx.tools.pace.status()
+  const left = pausedUntil ? Date.parse(pausedUntil) - Date.now() : 0
+  // a moment past the pause's end (another process may hold the first turn after it)
+  return Math.max(0, left) + 5_000
 }
 
 /** True when the canary has no result for its URL from the last day (then it runs at start). */

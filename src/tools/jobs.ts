@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
-import { canaryDue, runCanary } from './canary.ts'
+import { CANARY_RETRIES, canaryDue, runCanary } from './canary.ts'
 
 /** `tools.checkYtdlp`: one check of the managed yt-dlp's channel (src/tools/managed.ts). */
 export const checkYtdlpJob: JobDefinition<Record<string, never>> = {
@@ -14,14 +14,21 @@ export const checkYtdlpJob: JobDefinition<Record<string, never>> = {
 }
 
 /** `tools.canary`: extracts YTDLP_CANARY_URL (src/tools/canary.ts); after an update, may switch back. */
-export const canaryJob: JobDefinition<{ trigger: 'schedule' | 'start' | 'admin' | 'update' }> = {
+export const canaryJob: JobDefinition<{ trigger: 'schedule' | 'start' | 'admin' | 'update'; retry?: number }> = {
   name: 'tools.canary',
-  payload: z.object({ trigger: z.enum(['schedule', 'start', 'admin', 'update']) }).strict(),
+  // `retry`: how many times an update's canary was tried again after a failure of the moment
+  payload: z.object({ trigger: z.enum(['schedule', 'start', 'admin', 'update']), retry: z.number().int().min(1).max(CANARY_RETRIES).optional() }).strict(),
   // the result is recorded either way; the next day's (or the admin's) run tries again
   attempts: 1,
   // YouTube's pacing may make it wait its turn (src/tools/toolbox.ts withYtdlp)
   timeoutMs: 30 * 60 * 1000,
-  run: async (ctx, { trigger }) => void (await runCanary(ctx, trigger)),
+  run: async (ctx, { trigger, retry = 0 }) => {
+    const result = await runCanary(ctx, trigger)
+    // an update's canary met a bot check, the network or a timeout: the same check again after the pause
+    if (result.retryInMs !== null && retry < CANARY_RETRIES) {
+      await ctx.jobs.enqueue(canaryJob, { trigger, retry: retry + 1 }, { delayMs: result.retryInMs, jobId: `tools.canary.retry-${retry + 1}` })
+    }
+  },
 }
 
 /**

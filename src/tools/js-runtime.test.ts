@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startDenoRelease, zipOf, type DenoRelease } from '../../tests/support/deno-release.ts'
+import { sha256, startDenoRelease, zipOf, type DenoRelease } from '../../tests/support/deno-release.ts'
+import { parseEnv } from '../env.ts'
+import { DENO_SHA256, DENO_VERSION } from './deno-pin.ts'
 import { startFakeYtdlp } from '../../tests/support/fake-ytdlp.ts'
 import { chooseJsRuntime, denoFromPackage, denoTarget, inSupportedRange, ManagedDeno, parseVerdict, ytdlpVerdict } from './js-runtime.ts'
 
@@ -160,7 +162,7 @@ describe('the managed Deno', () => {
   test('fetched from DENO_RELEASE_URL, checksum checked, unpacked private (0700), then reused without a download', async () => {
     release.publish(realZip)
     const dataDir = join(work, 'data-good')
-    const managed = new ManagedDeno(dataDir, release.url)
+    const managed = new ManagedDeno(dataDir, release.url, sha256(realZip))
     const found = await chooseJsRuntime({ setting: 'auto', searchPath: '/usr/bin:/bin', managed, packageFrom: null })
     expect(found).toMatchObject({ name: 'deno', version: '2.9.6', source: 'managed', inRange: true })
     expect(found!.path).toStartWith(join(dataDir, 'tools', 'deno', 'builds'))
@@ -169,15 +171,41 @@ describe('the managed Deno', () => {
       expect({ p, mode: statSync(p).mode & 0o777 }).toEqual({ p, mode: 0o700 })
     }
     // the next start finds it on disk
-    const again = await chooseJsRuntime({ setting: 'auto', searchPath: '/usr/bin:/bin', managed: new ManagedDeno(dataDir, release.url), packageFrom: null })
+    const again = await chooseJsRuntime({ setting: 'auto', searchPath: '/usr/bin:/bin', managed: new ManagedDeno(dataDir, release.url, sha256(realZip)), packageFrom: null })
     expect(again).toEqual(found)
     expect(release.hits).toHaveLength(2)
+    // the same build on disk is not run once the pin names another (and nothing is fetched for it)
+    const repinned = new ManagedDeno(dataDir, `${release.url}/none`, 'b'.repeat(64))
+    expect(await repinned.installed()).toBeNull()
+  })
+
+  test('a release whose .sha256sum matches its zip but not the pinned hash is refused; the choice falls back to Node', async () => {
+    // the stand-in publishes the zip with its own correct checksum file: only the pin differs
+    release.publish(realZip)
+    const dataDir = join(work, 'data-unpinned')
+    const managed = new ManagedDeno(dataDir, release.url)
+    expect(managed.sha256).toBe(DENO_SHA256[target]!)
+    await expect(managed.fetch()).rejects.toThrow(/is not the pinned build: its SHA-256 is [0-9a-f]{64}, the pinned one \(DENO_SHA256\) [0-9a-f]{64}; it is not run/)
+    expect(managed.lastError).toContain(sha256(realZip))
+    expect(existsSync(join(dataDir, 'tools', 'deno', 'builds'))).toBe(false)
+    const found = await chooseJsRuntime({ setting: 'auto', searchPath: '/usr/bin:/bin', managed, packageFrom: null })
+    expect(found).toMatchObject({ name: 'node', path: '/usr/bin/node', source: 'path' })
+    // DENO_SHA256 set to another hash: refused the same way
+    const other = new ManagedDeno(join(work, 'data-other-pin'), release.url, 'c'.repeat(64))
+    await expect(other.fetch()).rejects.toThrow(/not the pinned build/)
+  })
+
+  test('the pinned version is the default release URL, with a hash for every target', () => {
+    expect(parseEnv({}).DENO_RELEASE_URL).toBe(`https://github.com/denoland/deno/releases/download/v${DENO_VERSION}`)
+    expect(parseEnv({ DENO_SHA256: 'AB'.repeat(32) }).DENO_SHA256).toBe('ab'.repeat(32))
+    expect(() => parseEnv({ DENO_SHA256: 'nothex' })).toThrow(/DENO_SHA256/)
+    for (const t of ['x86_64-unknown-linux-gnu', 'aarch64-unknown-linux-gnu', 'x86_64-apple-darwin', 'aarch64-apple-darwin']) expect(DENO_SHA256[t]).toMatch(/^[0-9a-f]{64}$/)
   })
 
   test('a checksum mismatch installs nothing and says why; the choice goes on to Node', async () => {
     release.publish(realZip, { sum: 'a'.repeat(64) })
     const dataDir = join(work, 'data-mismatch')
-    const managed = new ManagedDeno(dataDir, release.url)
+    const managed = new ManagedDeno(dataDir, release.url, sha256(realZip))
     await expect(managed.fetch()).rejects.toThrow(/checksum mismatch for deno-.*\.zip: its \.sha256sum says a{64}/)
     expect(managed.lastError).toMatch(/checksum mismatch/)
     expect(existsSync(join(dataDir, 'tools', 'deno', 'builds'))).toBe(false)
@@ -186,11 +214,12 @@ describe('the managed Deno', () => {
   })
 
   test('a zip without a runnable deno is refused', async () => {
-    release.publish(zipOf([{ name: 'deno', data: new TextEncoder().encode('not a program') }]))
-    const managed = new ManagedDeno(join(work, 'data-broken'), release.url)
-    await expect(managed.fetch()).rejects.toThrow(/does not run here/)
-    release.publish(zipOf([{ name: 'README.md', data: new Uint8Array([1]) }]))
-    await expect(managed.fetch()).rejects.toThrow(/holds no deno/)
+    const broken = zipOf([{ name: 'deno', data: new TextEncoder().encode('not a program') }])
+    release.publish(broken)
+    await expect(new ManagedDeno(join(work, 'data-broken'), release.url, sha256(broken)).fetch()).rejects.toThrow(/does not run here/)
+    const empty = zipOf([{ name: 'README.md', data: new Uint8Array([1]) }])
+    release.publish(empty)
+    await expect(new ManagedDeno(join(work, 'data-broken'), release.url, sha256(empty)).fetch()).rejects.toThrow(/holds no deno/)
     expect(existsSync(join(work, 'data-broken', 'tools', 'deno', 'state.json'))).toBe(true)
     expect(JSON.parse(readFileSync(join(work, 'data-broken', 'tools', 'deno', 'state.json'), 'utf8')).current).toBeNull()
   })

@@ -6,6 +6,7 @@ import { embedded } from '../embedded.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { runProcess } from '../lib/process.ts'
 import { readZipEntry } from '../lib/unzip.ts'
+import { DENO_SHA256 } from './deno-pin.ts'
 import { fetchRelease } from './release-fetch.ts'
 
 /**
@@ -151,21 +152,29 @@ interface ManagedDenoState {
  *   DATA_DIR/tools/deno/state.json         the build in use, when it was fetched, the last error
  *   DATA_DIR/tools/deno/builds/<sha256>/deno  the binary, from the release zip of that SHA-256
  *
- * `<DENO_RELEASE_URL>/deno-<target>.zip` is used only when its SHA-256 equals
- * the one in `<...>.zip.sha256sum`, both fetched with fetchRelease (HTTPS only,
- * loopback excepted; redirects only to the release's hosts), and the unpacked
- * binary answers `--version`. Folders and the binary are 0700.
+ * `<DENO_RELEASE_URL>/deno-<target>.zip` is used only when its SHA-256 is the
+ * pinned one (src/tools/deno-pin.ts, or DENO_SHA256) and equals the one in
+ * `<...>.zip.sha256sum`, both fetched with fetchRelease (HTTPS only, loopback
+ * excepted; redirects only to the release's hosts), and the unpacked binary
+ * answers `--version`. A build on disk of another hash (fetched before the pin
+ * changed) is not run. Folders and the binary are 0700.
  */
 export class ManagedDeno {
   readonly dir: string
   private state: ManagedDenoState = { current: null, fetchedAt: null, lastError: null }
   private fetching: Promise<{ path: string; version: string }> | null = null
 
+  /** The SHA-256 the zip must have: DENO_SHA256, else the pinned one for this machine (null: none pinned). */
+  readonly sha256: string | null
+
   constructor(
     dataDir: string,
     readonly releaseUrl: string,
+    sha256?: string | null,
   ) {
     this.dir = join(dataDir, 'tools', 'deno')
+    const target = denoTarget()
+    this.sha256 = sha256 ?? (target ? (DENO_SHA256[target] ?? null) : null)
   }
 
   binPath(sha256: string) {
@@ -185,6 +194,8 @@ export class ManagedDeno {
     }
     const current = this.state.current
     if (!current || !existsSync(this.binPath(current.sha256))) return null
+    // a build of another hash than the pinned one is never run (it is replaced by the next fetch)
+    if (current.sha256 !== this.sha256) return null
     return { path: this.binPath(current.sha256), version: current.version }
   }
 
@@ -198,6 +209,7 @@ export class ManagedDeno {
     try {
       const target = denoTarget()
       if (!target) throw new Error(`Deno publishes no build for ${process.platform}-${process.arch}`)
+      if (!this.sha256) throw new Error(`no SHA-256 is pinned for Deno's ${target} build: set DENO_SHA256`)
       const base = this.releaseUrl.replace(/\/+$/, '')
       const asset = `deno-${target}.zip`
       const opts = { releaseUrl: base }
@@ -206,6 +218,9 @@ export class ManagedDeno {
       if (!expected) throw new Error(`${asset}.sha256sum holds no SHA-256`)
       const zip = await fetchRelease(`${base}/${asset}`, { ...opts, max: MAX_ZIP_BYTES })
       const actual = new Bun.CryptoHasher('sha256').update(zip).digest('hex')
+      if (actual !== this.sha256) {
+        throw new Error(`${asset} is not the pinned build: its SHA-256 is ${actual}, the pinned one (DENO_SHA256) ${this.sha256}; it is not run`)
+      }
       if (actual !== expected) throw new Error(`checksum mismatch for ${asset}: its .sha256sum says ${expected}, the download is ${actual}`)
       const binary = readZipEntry(zip, 'deno', MAX_BINARY_BYTES)
 

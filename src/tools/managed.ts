@@ -215,7 +215,7 @@ export class ManagedYtdlp {
     const { current, previous } = this.state
     if (!previous || !existsSync(this.buildPath(previous))) return null
     await this.tools.idle()
-    this.state = { ...this.state, current: previous, previous: current, rejected: current?.sha256 ?? null, updatedAt: new Date().toISOString() }
+    this.state = { ...this.state, current: previous, previous: current, rejected: current?.sha256 ?? null, updatedAt: new Date().toISOString(), lastError: null }
     await this.save()
     await this.tools.refreshYtdlp()
     return previous
@@ -248,6 +248,8 @@ export class ManagedYtdlp {
     this.state.current = build
     this.state.rejected = null
     this.state.updatedAt = new Date().toISOString()
+    // the previous failure ends with the switch, not after the runtime checks that follow it
+    this.state.lastError = null
     await this.save()
     await this.tools.refreshYtdlp()
     const keep = new Set([build.sha256, this.state.previous?.sha256])

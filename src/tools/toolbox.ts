@@ -58,7 +58,7 @@ export class Toolbox {
     private readonly deps: { db: Db; cipher: Cipher; allow: AllowList },
   ) {
     this.managed = new ManagedYtdlp(this)
-    this.managedDeno = new ManagedDeno(env.DATA_DIR, env.DENO_RELEASE_URL)
+    this.managedDeno = new ManagedDeno(env.DATA_DIR, env.DENO_RELEASE_URL, env.DENO_SHA256)
     this.pace = new YoutubePace(deps.db, env)
     this.pot = new PotProvider(env)
   }

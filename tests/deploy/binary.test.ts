@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { testMedia } from '../support/media.ts'
 import { run, startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { startFakeYtdlp } from '../support/fake-ytdlp.ts'
-import { startDenoRelease, zipOf, type DenoRelease } from '../support/deno-release.ts'
+import { sha256, startDenoRelease, zipOf, type DenoRelease } from '../support/deno-release.ts'
 import { denoFromPackage, denoTarget } from '../../src/tools/js-runtime.ts'
 import { createMusicJob, HttpClient, openListenSocket, signUp, waitForMusicJobs } from './support.ts'
 
@@ -21,7 +21,8 @@ let server: ServerProcess | undefined
 // the binary has no node_modules: with no Deno on PATH it fetches one. Every start here gets a
 // PATH without Deno and a Deno release stand-in on 127.0.0.1 serving the npm package's real binary
 let release: DenoRelease | undefined
-const denoEnv = () => ({ DENO_RELEASE_URL: release!.url, PATH: '/usr/bin:/bin' })
+let denoZipSha = ''
+const denoEnv = () => ({ DENO_RELEASE_URL: release!.url, DENO_SHA256: denoZipSha, PATH: '/usr/bin:/bin' })
 
 /** GET /api/health once the tools are found (the managed Deno is fetched first). */
 async function healthWhenReady(url: string) {
@@ -37,7 +38,10 @@ async function healthWhenReady(url: string) {
 beforeAll(async () => {
   if (!bunBuildWorks) return
   release = await startDenoRelease(denoTarget()!)
-  release.publish(zipOf([{ name: 'deno', data: await Bun.file(denoFromPackage()!).bytes() }]))
+  const zip = zipOf([{ name: 'deno', data: await Bun.file(denoFromPackage()!).bytes() }])
+  // the stand-in's build is not the pinned one (src/tools/deno-pin.ts): DENO_SHA256 names it
+  denoZipSha = sha256(zip)
+  release.publish(zip)
   const built = await run([process.execPath, 'scripts/build-binary.ts', `--outfile=${binary}`], {}, 300_000)
   if (built.code !== 0) throw new Error(`build-binary failed (${built.code})\n${built.stdout}\n${built.stderr}`)
 }, 310_000)

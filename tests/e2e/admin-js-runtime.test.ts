@@ -48,6 +48,14 @@ describe('an unsupported JavaScript runtime on the admin page', () => {
     await page.waitForLoadState('networkidle')
     await page.screenshot({ path: join(SCREENSHOTS, 'admin-js-runtime-unsupported.png'), fullPage: true })
     expect(await axeFindings(page, '/admin unsupported runtime')).toEqual([])
+    // YouTube's State agrees with the tools (issue 37): not working, for the same reason
+    expect(await page.getByTestId('youtube-state').textContent()).toBe(`Not working ${SENTENCE}`)
+    // at phone width nothing runs off the side
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByTestId('youtube-state').waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-status-phone.png'), fullPage: true })
+    expect(await axeFindings(page, '/admin status at phone width')).toEqual([])
     expect(pageErrors).toEqual([])
 
     const health = await fetch(`${server.url}/api/health`)

@@ -40,7 +40,7 @@ async function printTools(tools: Toolbox, ctx: CommandContext) {
       : 'js       none: YouTube downloads need Deno 2.3 or later, or Node 22 or later',
   )
   const canary = await canaryStatus(ctx)
-  const result = canary.ok === null ? 'not run yet' : canary.ok ? `passed ${canary.checkedAt}` : `failed ${canary.checkedAt}: ${canary.lastError}`
+  const result = canary.ok === null ? 'not run yet' : canary.ok ? `passed ${canary.checkedAt}` : `failed ${canary.checkedAt}: ${canary.lastError}${canary.toolOutput ? ` (yt-dlp said: ${canary.toolOutput})` : ''}`
   ctx.out(`canary   ${result}  (${canary.url})`)
 }
 

@@ -41,14 +41,13 @@ export function StatusTab() {
                 {quota.units} of {quota.budget} units ({quota.day}, Pacific time)
               </Fact>
               <Fact label="State">
-                {quota.exhausted ? (
-                  <>
-                    <Badge tone="bad">Stopped</Badge> {quota.cause} Resumes {when(quota.resetsAt)}.
-                  </>
-                ) : (
-                  <Badge tone="ok">Working</Badge>
-                )}
+                <DownloadsState downloads={status.youtube.downloads} />
               </Fact>
+              {quota.exhausted && (
+                <Fact label="Data API">
+                  <Badge tone="bad">Stopped</Badge> {quota.cause} Resumes {when(quota.resetsAt)}.
+                </Fact>
+              )}
               <PaceFacts pace={status.youtube.pace} />
             </FactCard>
             <ToolsCard tools={status.tools} />
@@ -57,6 +56,23 @@ export function StatusTab() {
         )
       }}
     </Loaded>
+  )
+}
+
+const DOWNLOAD_STATES: Record<string, { label: string; tone: 'ok' | 'bad' }> = {
+  working: { label: 'Working', tone: 'ok' },
+  paused: { label: 'Paused', tone: 'bad' },
+  failing: { label: 'Not working', tone: 'bad' },
+  unknown: { label: 'Not checked', tone: 'bad' },
+}
+
+/** YouTube downloads in one word, as the server derives it from the tools, the pause and the canary. */
+function DownloadsState({ downloads }: { downloads: { state: string; reason: string | null } }) {
+  const s = DOWNLOAD_STATES[downloads.state] ?? { label: downloads.state, tone: 'bad' as const }
+  return (
+    <span data-testid="youtube-state">
+      <Badge tone={s.tone}>{s.label}</Badge> {downloads.reason}
+    </span>
   )
 }
 

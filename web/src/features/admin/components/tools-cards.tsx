@@ -43,11 +43,25 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
       }
     >
       <Fact label="yt-dlp">
-        {y.version ?? <Badge tone="bad">Missing</Badge>} {y.managed ? `(managed, ${y.channel} channel)` : `(${y.source ?? 'not found'}, not managed)`}
+        <span data-testid="ytdlp-in-use">
+          {y.version ?? <Badge tone="bad">Missing</Badge>} {y.version && `(${ORIGINS[y.origin ?? ''] ?? 'not found'}${y.releasedOn ? `, released ${y.releasedOn}` : ''})`}
+        </span>
+        {y.warning && (
+          <styled.span display="block" color="fg.error" data-testid="ytdlp-warning">
+            {y.warning}
+          </styled.span>
+        )}
       </Fact>
-      <Fact label="Last check">
-        {y.checkedAt ? `${when(y.checkedAt)} · updated ${when(y.updatedAt)}` : 'Never checked'}
-        {y.lastError && <styled.span color="fg.error"> · {y.lastError}</styled.span>}
+      <Fact label="Updates">
+        {y.channel === 'off' ? 'Off (YTDLP_PATH or YTDLP_UPDATE=off)' : `${y.channel} channel, `}
+        {y.channel !== 'off' && (y.checkedAt ? `last checked ${when(y.checkedAt)}` : 'never checked')}
+        {y.origin === 'release' && y.updatedAt && ` · installed ${when(y.updatedAt)}`}
+        {y.lastError && (
+          <styled.span display="block" color="fg.error">
+            {y.origin === 'release' ? 'The last update failed: ' : 'No release installed yet: '}
+            {y.lastError}
+          </styled.span>
+        )}
       </Fact>
       <Fact label="Canary">
         {canary.ok === null ? (
@@ -60,6 +74,7 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
           <>
             <Badge tone="bad">Failed</Badge> {when(canary.checkedAt)}
             {canary.lastError && <styled.span display="block" color="fg.error">{canary.lastError}</styled.span>}
+            {canary.toolOutput && <RawText summary="What yt-dlp said" text={canary.toolOutput} />}
           </>
         )}
         <styled.span display="block" color="fg.muted" wordBreak="break-all">
@@ -75,6 +90,27 @@ export function ToolsCard({ tools }: { tools: Status['tools'] }) {
       </Fact>
       <PotProviderFact pot={tools.potProvider} plugin={tools.potPlugin} />
     </FactCard>
+  )
+}
+
+/** Where the yt-dlp in use really comes from (tools.ytDlp.origin). */
+const ORIGINS: Record<string, string> = {
+  release: 'a signed release the app installed',
+  system: "the system's yt-dlp",
+  setting: 'set by YTDLP_PATH',
+}
+
+/** A tool's own words, one step away behind a disclosure. */
+function RawText({ summary, text }: { summary: string; text: string }) {
+  return (
+    <styled.details mt="1" textStyle="sm">
+      <styled.summary cursor="pointer" color="fg.muted" width="fit-content" _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' }}>
+        {summary}
+      </styled.summary>
+      <styled.code display="block" mt="1" p="2" bg="gray.a3" borderRadius="l2" whiteSpace="pre-wrap" wordBreak="break-word" fontSize="xs">
+        {text}
+      </styled.code>
+    </styled.details>
   )
 }
 
