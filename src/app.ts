@@ -11,6 +11,7 @@ import { fail } from './lib/errors.ts'
 import { errorFields, log } from './lib/logger.ts'
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, DISK_FULL_DETAIL, isDatabaseUnavailable, isDiskFull } from './lib/faults.ts'
 import { limitStreamedBody, MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
+import { smallBody } from './lib/small-body.ts'
 import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
@@ -167,8 +168,13 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .use(edge)
     .route('/api', api)
     .route('/metrics', metricsRoutes(ctx))
-    // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request)
+    // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request);
+    // bodies over 64 KB refused as they stream (src/lib/small-body.ts, answered as a Subsonic error)
     .route('/rest', restRoutes(ctx))
+    // outside /api every route that may get a body refuses one over 64 KB before reading more of it
+    // (no sign-in needed to send one): the feeds, and WebSub's callbacks
+    .use('/feeds/*', smallBody())
+    .use('/websub/*', smallBody())
     // private podcast feeds: no cookie, the per-user secret in the path is the credential
     .route('/feeds', feedRoutes(ctx))
 
