@@ -117,6 +117,8 @@ export function appPasswordRoutes(ctx: AppContext) {
     .post('/', async (c) => {
       const user = currentUser(c)
       if (!user) fail(401, 'Unauthorized')
+      // the password itself is in this answer: no cache keeps it
+      c.header('Cache-Control', 'no-store')
       return c.json({ username: user.email, password: await createAppPassword(ctx, user) }, 201)
     })
     .delete('/', async (c) => {
