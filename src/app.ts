@@ -8,10 +8,11 @@ import { readSession } from './auth/session.ts'
 import { bearerToken } from './auth/bearer.ts'
 import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
-import { errorFields, log } from './lib/logger.ts'
+import { errorFields, log, redactPath } from './lib/logger.ts'
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, DISK_FULL_DETAIL, isDatabaseUnavailable, isDiskFull } from './lib/faults.ts'
 import { limitStreamedBody, MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
 import { smallBody } from './lib/small-body.ts'
+import { noteForwarded, untrustedForwarded } from './lib/proxy-notice.ts'
 import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
@@ -154,6 +155,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
    */
   const edge: MiddlewareHandler = async (c, next) => {
     const started = performance.now()
+    // a proxy in front that is not trusted: said once (src/lib/proxy-notice.ts)
+    if (!env.TRUST_PROXY && !untrustedForwarded(env)) noteForwarded(env, c.req.header('x-forwarded-for'))
     if (c.req.path.startsWith('/api/')) {
       await next()
       const headers = c.res.headers
@@ -211,15 +214,15 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     if (['22021', '22P05'].includes(dbErrorCode(err) ?? '')) return c.json({ detail: 'Text must not contain control characters.' }, 422)
     // the machine, not the request: a full disk, a database that cannot be reached now (src/lib/faults.ts)
     if (isDiskFull(err)) {
-      log.error('disk full', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+      log.error('disk full', { method: c.req.method, path: redactPath(c.req.path), ...errorFields(err) })
       return c.json({ detail: DISK_FULL_DETAIL }, 507)
     }
     if (isDatabaseUnavailable(err)) {
-      log.warn('database unavailable', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+      log.warn('database unavailable', { method: c.req.method, path: redactPath(c.req.path), ...errorFields(err) })
       c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
       return c.json({ detail: DATABASE_UNAVAILABLE_DETAIL }, 503)
     }
-    log.error('unhandled error', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+    log.error('unhandled error', { method: c.req.method, path: redactPath(c.req.path), ...errorFields(err) })
     return c.json({ detail: 'Internal server error.' }, 500)
   })
   return app

@@ -35,7 +35,7 @@ async function credentials(client: Client) {
 /** `ok`, or the error code of a /rest/ping signed in with `p` or with `t` and `s`. */
 async function rest(email: string, password: string, how: 'p' | 't') {
   const salt = crypto.randomUUID().slice(0, 8)
-  const auth = how === 'p' ? { p: password } : { t: md5(password + salt), s: salt }
+  const auth: Record<string, string> = how === 'p' ? { p: password } : { t: md5(password + salt), s: salt }
   const res = await t.app.request(`/rest/ping?${new URLSearchParams({ f: 'json', c: 'test', v: '1.16.1', u: email, ...auth })}`)
   const body = ((await res.json()) as { 'subsonic-response': { status: string; error?: { code: number } } })['subsonic-response']
   return body.status === 'ok' ? 'ok' : body.error?.code
