@@ -190,7 +190,7 @@ describe('linking from the Account page', () => {
   test('a link started from another site is refused (403, no redirect, no attempt); from this site it goes to the provider', async () => {
     const { client } = await signUp(t)
     const from = (headers: Record<string, string>) => t.app.request('/api/auth/oidc/default/start?link=1', { headers: { cookie: client.cookie, ...headers } })
-    const refusals = [
+    const refusals: Record<string, string>[] = [
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
       // an older browser without Sec-Fetch-Site: a foreign Origin or Referer
@@ -205,7 +205,8 @@ describe('linking from the Account page', () => {
       expect(setCookie(res, 'tunefeed_oidc')).toBeUndefined()
       expect(await res.json()).toEqual({ detail: 'Linking must be started from the Account page of this site.' })
     }
-    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { referer: 'http://localhost/account' }, {}]) {
+    const allowed: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { referer: 'http://localhost/account' }, {}]
+    for (const headers of allowed) {
       const res = await from(headers)
       expect(res.status).toBe(302)
       expect(res.headers.get('location')).toStartWith(`${idp.issuer}/`)
