@@ -8,9 +8,11 @@ import { readSession } from './auth/session.ts'
 import { bearerToken } from './auth/bearer.ts'
 import type { AppContext, AppEnv } from './context.ts'
 import { fail } from './lib/errors.ts'
-import { errorFields, log } from './lib/logger.ts'
+import { errorFields, log, redactPath } from './lib/logger.ts'
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, DISK_FULL_DETAIL, isDatabaseUnavailable, isDiskFull } from './lib/faults.ts'
 import { limitStreamedBody, MULTIPART_FIELDS_ALLOWANCE } from './lib/multipart.ts'
+import { smallBody } from './lib/small-body.ts'
+import { noteForwarded, untrustedForwarded } from './lib/proxy-notice.ts'
 import { MAX_COOKIES_BYTES } from './tools/cookies.ts'
 import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
@@ -153,6 +155,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
    */
   const edge: MiddlewareHandler = async (c, next) => {
     const started = performance.now()
+    // a proxy in front that is not trusted: said once (src/lib/proxy-notice.ts)
+    if (!env.TRUST_PROXY && !untrustedForwarded(env)) noteForwarded(env, c.req.header('x-forwarded-for'))
     if (c.req.path.startsWith('/api/')) {
       await next()
       const headers = c.res.headers
@@ -167,8 +171,13 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .use(edge)
     .route('/api', api)
     .route('/metrics', metricsRoutes(ctx))
-    // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request)
+    // music players (Subsonic API): outside /api, no cookies, no CSRF check (credentials ride in each request);
+    // bodies over 64 KB refused as they stream (src/lib/small-body.ts, answered as a Subsonic error)
     .route('/rest', restRoutes(ctx))
+    // outside /api every route that may get a body refuses one over 64 KB before reading more of it
+    // (no sign-in needed to send one): the feeds, and WebSub's callbacks
+    .use('/feeds/*', smallBody())
+    .use('/websub/*', smallBody())
     // private podcast feeds: no cookie, the per-user secret in the path is the credential
     .route('/feeds', feedRoutes(ctx))
 
@@ -205,15 +214,15 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     if (['22021', '22P05'].includes(dbErrorCode(err) ?? '')) return c.json({ detail: 'Text must not contain control characters.' }, 422)
     // the machine, not the request: a full disk, a database that cannot be reached now (src/lib/faults.ts)
     if (isDiskFull(err)) {
-      log.error('disk full', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+      log.error('disk full', { method: c.req.method, path: redactPath(c.req.path), ...errorFields(err) })
       return c.json({ detail: DISK_FULL_DETAIL }, 507)
     }
     if (isDatabaseUnavailable(err)) {
-      log.warn('database unavailable', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+      log.warn('database unavailable', { method: c.req.method, path: redactPath(c.req.path), ...errorFields(err) })
       c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
       return c.json({ detail: DATABASE_UNAVAILABLE_DETAIL }, 503)
     }
-    log.error('unhandled error', { method: c.req.method, path: c.req.path, ...errorFields(err) })
+    log.error('unhandled error', { method: c.req.method, path: redactPath(c.req.path), ...errorFields(err) })
     return c.json({ detail: 'Internal server error.' }, 500)
   })
   return app

@@ -138,6 +138,33 @@ describe('the server process', () => {
     expect(open).toEqual([])
   })
 
+  test('no log line holds a podcast feed secret: /feeds paths are logged redacted', async () => {
+    const client = new HttpClient(first!.url)
+    const email = `feeds-${crypto.randomUUID().slice(0, 8)}@example.com`
+    await deploySignUp(client, join(dataDir, 'mail'), email)
+    const { allUrl, opmlUrl } = (await (await client.request('/api/youtube/podcasts')).json()) as { allUrl: string; opmlUrl: string }
+    const secret = /\/feeds\/([\w-]+)\//.exec(allUrl)![1]!
+    expect((await fetch(`${first!.url}${new URL(allUrl).pathname}`)).status).toBe(200)
+    expect((await fetch(`${first!.url}${new URL(opmlUrl).pathname}`)).status).toBe(200)
+    // a failing feed request too (an unknown episode): 404, logged at info
+    expect((await fetch(`${first!.url}/feeds/${secret}/audio/abcdefghijk.mp3`)).status).toBe(404)
+    await Bun.sleep(200) // request lines are written every 50 ms
+    const log = first!.stdout() + first!.stderr()
+    expect(log).toContain('"path":"/feeds/[redacted]/all.xml"')
+    expect(log).toContain('"path":"/feeds/[redacted]/audio/abcdefghijk.mp3"')
+    expect(log).not.toContain(secret)
+  })
+
+  test('requests with X-Forwarded-For while TRUST_PROXY is off: the log warns once', async () => {
+    const warned = () => first!.stderr().split('\n').filter((l) => l.includes('X-Forwarded-For but TRUST_PROXY is off'))
+    expect(warned()).toHaveLength(0)
+    for (let i = 0; i < 3; i++) await fetch(`${first!.url}/api/health`, { headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } })
+    await until('the warning', () => warned().length > 0 || undefined)
+    await Bun.sleep(100)
+    expect(warned()).toHaveLength(1)
+    expect(JSON.parse(warned()[0]!)).toMatchObject({ level: 'warn' })
+  })
+
   test('SIGTERM with listen sockets open: they close with 1001, exit 0 within 10 s, lock released, data kept', async () => {
     const client = new HttpClient(first!.url)
     const email = `sock-${crypto.randomUUID().slice(0, 8)}@example.com`

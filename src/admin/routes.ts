@@ -88,7 +88,8 @@ export function adminRoutes(ctx: AppContext) {
       await ctx.jobs.enqueue(canaryJob, { trigger: 'admin' }, { jobId: 'tools.canary.admin' })
       return c.json({ status: 'checking' }, 202)
     })
-    .post('/tools/ytdlp/rollback', async (c) => {
+    // a rollback also marks the newer build rejected (kept out until a newer one): a session, not an API token
+    .post('/tools/ytdlp/rollback', requireSession, async (c) => {
       const build = await ctx.tools.managed.rollback()
       if (!build) fail(409, 'No previous version.')
       return c.json({ version: build.version }, 200)

@@ -9,6 +9,7 @@ import { countFailures, listScheduleRuns } from '../jobs/history.ts'
 import { canaryStatus } from '../tools/canary.ts'
 import { cookiesStatus } from '../tools/cookies.ts'
 import { quotaStatus } from '../youtube/quota.ts'
+import { untrustedForwarded } from '../lib/proxy-notice.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
 import { youtubeState, ytdlpFacts } from './youtube-state.ts'
 
@@ -100,6 +101,8 @@ export async function adminStatus(ctx: AppContext) {
     },
     schedules,
     disk,
+    // requests with X-Forwarded-For while TRUST_PROXY is off (src/lib/proxy-notice.ts)
+    proxy: { trusted: env.TRUST_PROXY, untrustedForwarded: untrustedForwarded(env) },
   }
 }
 

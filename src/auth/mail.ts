@@ -12,7 +12,8 @@ export function verificationMail(to: string, link: string): Mail {
 }
 
 /** What a reset does besides the password (src/auth/routes.ts, POST /reset). */
-export const RESET_ENDS = 'Resetting signs you out everywhere and revokes your API tokens: create new ones afterwards.'
+export const RESET_ENDS =
+  'Resetting signs you out everywhere, revokes your API tokens and your music players\' app password, and changes your podcast feed addresses: make new ones afterwards.'
 
 export function resetMail(to: string, code: string): Mail {
   const minutes = RESET_TTL_MS / 60_000

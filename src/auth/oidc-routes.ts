@@ -5,7 +5,7 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { clientIp } from '../lib/client-ip.ts'
 import { fail } from '../lib/errors.ts'
 import { log } from '../lib/logger.ts'
-import { publicOrigin, requestProtocol } from '../lib/origin.ts'
+import { isOwnOrigin, publicOrigin, requestProtocol } from '../lib/origin.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
 import { linkIdentity, listIdentities, signInWithIdentity, unlinkIdentity } from './identities.ts'
@@ -33,6 +33,21 @@ const startQuery = z.object({
   /** `1`: link the identity to the signed-in account instead of signing in (the Account page's "Link"). */
   link: z.enum(['1', 'true'], { error: 'must be 1' }).optional(),
 })
+/**
+ * A navigation another site started (docs/decisions/228-oidc-link-start-same-origin.md):
+ * Sec-Fetch-Site `cross-site` or `same-site`; without it (older browsers), an Origin or Referer
+ * naming another host. Neither header (typed in, or this site's pages, which send no Referer):
+ * allowed.
+ */
+function startedElsewhere(c: Context, trustProxy: boolean): boolean {
+  const site = c.req.header('sec-fetch-site')
+  if (site) return site === 'cross-site' || site === 'same-site'
+  const origin = c.req.header('origin')
+  const from = origin && origin !== 'null' ? origin : c.req.header('referer')
+  if (origin === 'null') return true
+  return !!from && !isOwnOrigin(from, c.req, trustProxy)
+}
+
 const callbackQuery = z.object({
   code: z.string().max(4000).optional(),
   state: z.string().max(200).optional(),
@@ -99,10 +114,13 @@ export function oidcRoutes(ctx: AppContext) {
     .get('/oidc/:id/start', valid('query', startQuery), async (c) => {
       const oidc = provider(c)
       const { next, link } = c.req.valid('query')
-      // linking needs the account's own session (an API token cannot add a way into the account)
+      // linking needs the account's own session (an API token cannot add a way into the account),
+      // started from this site: the session cookie is SameSite=Lax, so another site's link would
+      // carry it and tie an identity of its choosing to the account
       if (link) {
         if (!c.get('user')) fail(401, 'Unauthorized')
         if (c.get('apiTokenId')) fail(403, 'API tokens cannot be used here; sign in instead.')
+        if (startedElsewhere(c, env.TRUST_PROXY)) fail(403, 'Linking must be started from the Account page of this site.')
       }
       await hit(db, `oidc:ip:${clientIp(c, env.TRUST_PROXY)}`, env.RATE_LIMIT_MAX * 5, env.RATE_LIMIT_WINDOW_SECONDS)
       let started: Awaited<ReturnType<OidcClient['start']>>

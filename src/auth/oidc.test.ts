@@ -187,6 +187,41 @@ describe('linking from the Account page', () => {
     expect(await (await other.client.get('/api/auth/identities')).json()).toEqual({ identities: [] })
   })
 
+  test('a link started from another site is refused (403, no redirect, no attempt); from this site it goes to the provider', async () => {
+    const { client } = await signUp(t)
+    const from = (headers: Record<string, string>) => t.app.request('/api/auth/oidc/default/start?link=1', { headers: { cookie: client.cookie, ...headers } })
+    const refusals: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      // an older browser without Sec-Fetch-Site: a foreign Origin or Referer
+      { origin: 'http://evil.example' },
+      { referer: 'http://evil.example/attack.html' },
+      { origin: 'null' },
+    ]
+    for (const headers of refusals) {
+      const res = await from(headers)
+      expect(res.status).toBe(403)
+      expect(res.headers.get('location')).toBeNull()
+      expect(setCookie(res, 'tunefeed_oidc')).toBeUndefined()
+      expect(await res.json()).toEqual({ detail: 'Linking must be started from the Account page of this site.' })
+    }
+    const allowed: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { referer: 'http://localhost/account' }, {}]
+    for (const headers of allowed) {
+      const res = await from(headers)
+      expect(res.status).toBe(302)
+      expect(res.headers.get('location')).toStartWith(`${idp.issuer}/`)
+    }
+    // a link started from this site still links
+    const login = idpUser(newEmail())
+    const res = await from({ 'sec-fetch-site': 'same-origin' })
+    const attempt = `tunefeed_oidc=${setCookie(res, 'tunefeed_oidc')!.value}`
+    const back = await signInAtProvider(res.headers.get('location')!, login)
+    const r = await t.app.request(`${back.pathname}${back.search}`, { headers: { cookie: `${attempt}; ${client.cookie}` } })
+    expect(r.headers.get('location')).toBe('/account?oidc_linked=1')
+    // signing in (not linking) may start anywhere: a provider button on another page is harmless
+    expect((await t.app.request('/api/auth/oidc/default/start', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(302)
+  })
+
   test('link=1 needs a signed-in session: 401 without one, 403 with an API token; a session that ended meanwhile links nothing', async () => {
     await expectError(t.app.request('/api/auth/oidc/default/start?link=1'), 401, 'Unauthorized')
     await expectError(t.app.request('/api/auth/identities'), 401, 'Unauthorized')

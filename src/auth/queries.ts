@@ -1,6 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { revokeUserApiTokens } from './bearer.ts'
+import { endPlayerCredentials } from './recovery.ts'
 import { sessionCache } from './session-cache.ts'
 import { authTokens, sessions, users } from './tables.ts'
 import { hashToken, randomCode, randomToken } from './tokens.ts'
@@ -95,7 +96,8 @@ export async function markVerified(db: Db, userId: string) {
 
 /**
  * Sets a new password and revokes every session of the user (but `keepSessionId`,
- * the one that changed it) and every API token (unless `keepTokens`), in one
+ * the one that changed it) and every API token, the Subsonic app password and the
+ * podcast feed addresses (unless `keepTokens`; src/auth/recovery.ts), in one
  * transaction. Returns the ids of the revoked tokens (their sockets are the caller's to close).
  */
 export async function changePassword(
@@ -109,7 +111,9 @@ export async function changePassword(
     await tx.update(users).set({ passwordHash }).where(eq(users.id, userId))
     const others = opts.keepSessionId ? ne(sessions.id, opts.keepSessionId) : undefined
     await tx.delete(sessions).where(and(eq(sessions.userId, userId), others))
-    return opts.keepTokens ? [] : revokeUserApiTokens(tx, userId)
+    if (opts.keepTokens) return []
+    await endPlayerCredentials(tx, userId)
+    return revokeUserApiTokens(tx, userId)
   })
   // sessions and tokens alike (src/auth/bearer.ts caches tokens with their user)
   sessionCache(db).forgetUser({ id: userId })

@@ -30,6 +30,8 @@ export function tokenRoutes(ctx: AppContext) {
       if ((await listApiTokens(db, userId)).length >= MAX_API_TOKENS) fail(409, `At most ${MAX_API_TOKENS} tokens; revoke one first.`)
       const { name, expiresAt } = c.req.valid('json')
       const created: CreatedApiToken = await createApiToken(db, userId, name, expiresAt ? new Date(expiresAt) : null)
+      // the token itself is in this answer: no cache keeps it
+      c.header('Cache-Control', 'no-store')
       return c.json(created, 201)
     })
     .delete('/:id', async (c) => {

@@ -53,6 +53,10 @@ test('token paths are redacted in the request log', () => {
   expect(redactPath('/verify/abc/more')).toBe('/verify/[redacted]/more')
   expect(redactPath('/api/youtube/videos/x')).toBe('/api/youtube/videos/x')
   expect(redactPath('/verifyx/abc')).toBe('/verifyx/abc')
+  // a podcast feed's secret (issue 32, finding 5)
+  expect(redactPath('/feeds/Ab-_0123456789abcdefghijklmnopqrstuv/all.xml')).toBe('/feeds/[redacted]/all.xml')
+  expect(redactPath('/feeds/secret/audio/abcdefghijk.mp3')).toBe('/feeds/[redacted]/audio/abcdefghijk.mp3')
+  expect(redactPath('/feedsx/abc')).toBe('/feedsx/abc')
 })
 
 test('static files answered fine are logged at debug; pages, API, feeds, Subsonic and failures at info', () => {

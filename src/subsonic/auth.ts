@@ -21,8 +21,10 @@ import { subsonicPasswords } from './tables.ts'
  * Sign-in on /rest (docs/api.md, Subsonic API; docs/decisions/172-subsonic-sign-in.md):
  * `apiKey` (an API token), or `u` with `t` = md5(app password + `s`) and `s`, or `u` with `p`
  * (plain or `enc:` + hex) against the user's app password, never the login password.
- * Failures count as login failures do: per address (all accounts) and per account and address
- * (lock-out with backoff), under their own keys.
+ * Failures count as login failures do, under their own keys and separately: per account and
+ * address (lock-out with backoff, checked before the password) and per address over all accounts
+ * (past its limit a wrong sign-in is answered as locked out; a correct one still passes, so
+ * failures on other accounts never refuse a right app password: docs/decisions/226).
  */
 
 /** Validated app passwords, per database handle: `subsonic:<username>` in the session cache vouches for the user (forgotten on disable). */
@@ -91,11 +93,9 @@ export async function signIn(ctx: AppContext, c: Context, params: Params): Promi
   const p = params.get('p')
   if (apiKey !== undefined) {
     if (u !== undefined || t !== undefined || p !== undefined) throw new SubsonicError(43, 'Multiple conflicting authentication mechanisms provided: send apiKey alone, without u, p or t.')
-    const gate = await addressGate(ctx, c)
     const found = apiKey ? await validateApiToken(ctx.db, apiKey) : null
     if (!found) {
-      await gate.failed()
-      throw new SubsonicError(44, 'Invalid API key: make a new API token on the Account page.')
+      throw (await addressFailed(ctx, c)) ?? new SubsonicError(44, 'Invalid API key: make a new API token on the Account page.')
     }
     return found.user
   }
@@ -116,7 +116,6 @@ export async function signIn(ctx: AppContext, c: Context, params: Params): Promi
   const known = remembered(ctx.db).get(username)
   if (vouched && known !== undefined && proves(proof, known)) return vouched.user
 
-  const gate = await addressGate(ctx, c)
   const ip = clientIp(c, ctx.env.TRUST_PROXY)
   const policy = { max: ctx.env.RATE_LIMIT_MAX, windowSeconds: ctx.env.RATE_LIMIT_WINDOW_SECONDS }
   const lockKey = `subsonic:${username}`
@@ -135,7 +134,8 @@ export async function signIn(ctx: AppContext, c: Context, params: Params): Promi
   if (!row || password === null || !proves(proof, password)) {
     cache.forget(cacheKey(username))
     await recordLoginFailure(ctx.db, lockKey, ip, policy)
-    await gate.failed()
+    const locked = await addressFailed(ctx, c)
+    if (locked) throw locked
     throw new SubsonicError(40, 'Wrong username or password: use your e-mail and the app password from the Account page (Music Players), not your login password.')
   }
   await clearLoginFailures(ctx.db, lockKey, ip)
@@ -152,24 +152,18 @@ function tooMany(err: HTTPException) {
 }
 
 /**
- * Failed sign-ins per address, over all accounts (what the login's per-address limit bounds):
- * past RATE_LIMIT_MAX × 5 in the window the address is refused until the window ends. Only
- * failures count: a player signs every request in.
+ * A failed sign-in counted per address, over all accounts and API keys: past RATE_LIMIT_MAX × 5
+ * in the window the failure is answered as a lock-out (the error returned, with Retry-After)
+ * until the window ends. Counted only once the credential failed: a right one is never refused
+ * for what others tried from the same address (behind a proxy without TRUST_PROXY, everyone's).
+ * Only failures count: a player signs every request in.
  */
-async function addressGate(ctx: AppContext, c: Context) {
-  const key = `subsonic:fail:ip:${clientIp(c, ctx.env.TRUST_PROXY)}`
-  const max = ctx.env.RATE_LIMIT_MAX * 5
-  const [row] = rowsOf<{ count: number; retry: number }>(
-    await ctx.db.execute(sql`select count, ceil(extract(epoch from reset_at - now()))::int as retry from rate_limits where key = ${key} and reset_at > now()`),
-  )
-  if (row && row.count >= max) throw new SubsonicError(40, `Too many failed sign-ins: try again in ${Math.max(1, row.retry)} seconds.`, { 'Retry-After': String(Math.max(1, row.retry)) })
-  return {
-    failed: async () => {
-      try {
-        await hit(ctx.db, key, max, ctx.env.RATE_LIMIT_WINDOW_SECONDS)
-      } catch (err) {
-        if (!(err instanceof HTTPException)) throw err
-      }
-    },
+async function addressFailed(ctx: AppContext, c: Context): Promise<SubsonicError | null> {
+  try {
+    await hit(ctx.db, `subsonic:fail:ip:${clientIp(c, ctx.env.TRUST_PROXY)}`, ctx.env.RATE_LIMIT_MAX * 5, ctx.env.RATE_LIMIT_WINDOW_SECONDS)
+    return null
+  } catch (err) {
+    if (err instanceof HTTPException && err.status === 429) return tooMany(err)
+    throw err
   }
 }

@@ -9,6 +9,7 @@ import pkg from '../../package.json' with { type: 'json' }
 import { appPasswordStatus, createAppPassword, deleteAppPassword, signIn } from './auth.ts'
 import { type Answer, type Envelope, type SubsonicFailure, toJson, toXml } from './format.ts'
 import { METHODS } from './methods.ts'
+import { SMALL_BODY_BYTES, smallBody } from '../lib/small-body.ts'
 import { Params, SubsonicError } from './params.ts'
 
 export const API_VERSION = '1.16.1'
@@ -82,7 +83,15 @@ export function restRoutes(ctx: AppContext) {
     return res
   }
 
+  // a form POST over 64 KB, chunked or not, is refused before more of it is read, without sign-in
+  const tooLarge = (c: Context) => {
+    const res = write(new Params(new URLSearchParams(new URL(c.req.url).search)), { failure: { code: 0, message: 'The form is too large.' } })
+    for (const [k, v] of REST_HEADERS) res.headers.set(k, v)
+    return res
+  }
+
   return new Hono<AppEnv>()
+    .use(smallBody(SMALL_BODY_BYTES, tooLarge))
     .options('/:method', () => {
       return new Response(null, {
         status: 204,
@@ -108,6 +117,8 @@ export function appPasswordRoutes(ctx: AppContext) {
     .post('/', async (c) => {
       const user = currentUser(c)
       if (!user) fail(401, 'Unauthorized')
+      // the password itself is in this answer: no cache keeps it
+      c.header('Cache-Control', 'no-store')
       return c.json({ username: user.email, password: await createAppPassword(ctx, user) }, 201)
     })
     .delete('/', async (c) => {

@@ -53,6 +53,7 @@ export const adminCommands: Record<string, Command> = {
       const q = s.youtube.quota
       ctx.out(`YouTube: ${s.youtube.mode === 'api' ? 'API key' : 'feeds only (no API key)'}; ${q.units} of ${q.budget} units today${q.exhausted ? `; stopped: ${q.cause} Resumes ${q.resetsAt}` : ''}`)
       for (const sc of s.schedules) ctx.out(`Schedule ${sc.name} (${sc.every}): last ${day(sc.lastRunAt)} ${sc.lastOutcome ?? ''}`.trimEnd())
+      if (s.proxy.untrustedForwarded) ctx.out('Proxy: requests arrive with X-Forwarded-For but TRUST_PROXY is off; set TRUST_PROXY=1 when a proxy you run is in front')
     },
   },
   users: {

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
+import { users } from '../../auth/tables.ts'
 import { youtubeSubscriptions, youtubeVideos } from '../tables.ts'
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
 import { getSponsorblock, type SponsorblockSettings } from './settings.ts'
@@ -61,8 +62,12 @@ export async function feedEpisodes(db: Tx, channelId: string, keepLast: number, 
     .limit(keepLast)
 }
 
-/** Every enabled podcast of a followed channel, with its owner's cut. */
-export async function enabledPodcastCuts(db: Tx) {
+/**
+ * Every enabled podcast of a followed channel, with its owner's cut. A disabled owner's are left
+ * out (nothing is fetched for them) unless `withDisabled` (the cache still keeps their episodes,
+ * so enabling the account again loses nothing).
+ */
+export async function enabledPodcastCuts(db: Tx, opts: { withDisabled?: boolean } = {}) {
   const rows = await db
     .select({ userId: youtubePodcasts.userId, channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast })
     .from(youtubePodcasts)
@@ -70,7 +75,8 @@ export async function enabledPodcastCuts(db: Tx) {
       youtubeSubscriptions,
       and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
     )
-    .where(eq(youtubePodcasts.enabled, true))
+    .innerJoin(users, eq(users.id, youtubePodcasts.userId))
+    .where(and(eq(youtubePodcasts.enabled, true), opts.withDisabled ? undefined : isNull(users.disabledAt)))
   const cuts = new Map<string, string>()
   const out = []
   for (const r of rows) {
@@ -84,7 +90,7 @@ export async function enabledPodcastCuts(db: Tx) {
 export async function episodesInFeeds(db: Tx): Promise<Set<string>> {
   const keys = new Set<string>()
   const seen = new Map<string, number>()
-  for (const p of await enabledPodcastCuts(db)) {
+  for (const p of await enabledPodcastCuts(db, { withDisabled: true })) {
     // one query per channel and cut, with the largest keepLast
     const key = `${p.channelId}|${p.cut}`
     if ((seen.get(key) ?? 0) >= p.keepLast) continue
@@ -112,4 +118,24 @@ export async function personEpisodeBytes(db: Tx, userId: string): Promise<number
   let bytes = 0
   for (const p of podcasts) for (const { episode } of await feedEpisodes(db, p.channelId, p.keepLast, cut)) bytes += episode.size ?? 0
   return bytes
+}
+
+/**
+ * Whether anyone still wants this episode: an owner who is not disabled, with the podcast of the
+ * video's channel on (and followed), whose skip categories are `cut`. The episode job asks before
+ * fetching anything (a disabled person's queued episodes are not fetched).
+ */
+export async function episodeWanted(db: Tx, videoId: string, cut: string): Promise<boolean> {
+  const owners = await db
+    .selectDistinct({ userId: youtubePodcasts.userId })
+    .from(youtubePodcasts)
+    .innerJoin(youtubeVideos, eq(youtubeVideos.channelId, youtubePodcasts.channelId))
+    .innerJoin(
+      youtubeSubscriptions,
+      and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
+    )
+    .innerJoin(users, and(eq(users.id, youtubePodcasts.userId), isNull(users.disabledAt)))
+    .where(and(eq(youtubeVideos.id, videoId), eq(youtubePodcasts.enabled, true)))
+  for (const o of owners) if (cutOf(await getSponsorblock(db, o.userId)) === cut) return true
+  return false
 }

@@ -10,7 +10,7 @@ import { clipSegments } from '../../music/sponsorblock.ts'
 import { convertToMp3, probeMedia } from '../../tools/ffmpeg.ts'
 import { failureSentence } from '../../tools/failure.ts'
 import { audioDir, enforceAudioCache, FAILED_FOR_MS, getAudio, requestAudio, whenAudioReady } from './audio.ts'
-import { audioFailedForEpisodes, cutTag, episodeDir, episodeFile, getEpisode } from './episode-queries.ts'
+import { audioFailedForEpisodes, cutTag, episodeDir, episodeFile, episodeWanted, getEpisode } from './episode-queries.ts'
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
 import { skipSpans } from './segments.ts'
 import { youtubePodcastEpisodes } from './tables.ts'
@@ -67,6 +67,12 @@ export async function audioReadyForEpisodes(ctx: AppContext, videoId: string) {
   for (const w of waiting) await ctx.jobs.enqueue(episodeJob, { videoId, cut: w.cut }, { jobId: jobIdOf(videoId, w.cut) })
 }
 
+async function dropWaitingEpisode(ctx: AppContext, videoId: string, cut: string) {
+  await ctx.db
+    .delete(youtubePodcastEpisodes)
+    .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), eq(youtubePodcastEpisodes.state, 'fetching')))
+}
+
 async function failEpisode(ctx: AppContext, videoId: string, cut: string, error: Error) {
   await ctx.db
     .update(youtubePodcastEpisodes)
@@ -88,6 +94,12 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
     const row = await getEpisode(ctx.db, videoId, cut)
     const remake = row?.state === 'ready' && row.uncut
     if (row?.state !== 'fetching' && !remake) return
+    // nobody wants it any more (its owners disabled, or their podcast off): nothing is fetched; a
+    // waiting row goes, so a later request starts afresh
+    if (!(await episodeWanted(ctx.db, videoId, cut))) {
+      if (!remake) await dropWaitingEpisode(ctx, videoId, cut)
+      return
+    }
     // 1. the video's audio, from listen mode's cache (fetched now if missing: its job calls back)
     let source = await getAudio(ctx.db, videoId)
     if (!(source?.state === 'ready' && source.file && (await stat(join(audioDir(ctx), source.file)).catch(() => null))?.isFile())) {

@@ -6,6 +6,7 @@ import type { AppContext, AppEnv } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { sendFile } from '../../lib/send-file.ts'
+import { users } from '../../auth/tables.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
 import { channelArt } from './art.ts'
 import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
@@ -51,9 +52,14 @@ export async function rotateSecret(db: Tx, userId: string) {
     .onConflictDoUpdate({ target: youtubePodcastSecrets.userId, set: { secret, createdAt: sql`now()` } })
 }
 
+/** The owner of a feed secret; null for an unknown one, or a disabled owner's (their feeds end at once). */
 async function userOfSecret(db: Tx, secret: string): Promise<string | null> {
   if (!SECRET.test(secret)) return null
-  const [row] = await db.select({ userId: youtubePodcastSecrets.userId }).from(youtubePodcastSecrets).where(eq(youtubePodcastSecrets.secret, secret))
+  const [row] = await db
+    .select({ userId: youtubePodcastSecrets.userId })
+    .from(youtubePodcastSecrets)
+    .innerJoin(users, and(eq(users.id, youtubePodcastSecrets.userId), isNull(users.disabledAt)))
+    .where(eq(youtubePodcastSecrets.secret, secret))
   return row?.userId ?? null
 }
 

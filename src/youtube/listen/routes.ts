@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { Hono } from 'hono'
+import { requireSession } from '../../auth/bearer.ts'
 import { currentUser, requireUser } from '../../auth/session.ts'
 import type { AppContext, AppEnv } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
@@ -38,10 +39,16 @@ export function listenRoutes(ctx: AppContext) {
       const { enabled, keepLast } = c.req.valid('json')
       return c.json(await setPodcast(ctx, currentUser(c).id, c.req.param('id'), enabled, keepLast), 200)
     })
-    .get('/podcasts', async (c) => c.json(await podcastsJson(ctx, currentUser(c).id, c.req.url), 200))
-    .post('/podcasts/rotate', async (c) => {
+    // the feed addresses carry their secret: a session only (an API token gets 403, so a leaked
+    // token cannot carry them away), and no cache keeps the answer
+    .get('/podcasts', requireSession, async (c) => {
+      c.header('Cache-Control', 'no-store')
+      return c.json(await podcastsJson(ctx, currentUser(c).id, c.req.url), 200)
+    })
+    .post('/podcasts/rotate', requireSession, async (c) => {
       const user = currentUser(c)
       await rotateSecret(db, user.id)
+      c.header('Cache-Control', 'no-store')
       return c.json(await podcastsJson(ctx, user.id, c.req.url), 200)
     })
     .get('/videos/:id/segments', valid('param', idParam), async (c) => {

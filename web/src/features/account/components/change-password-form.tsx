@@ -10,7 +10,7 @@ import { useChangePassword } from '../api.ts'
 
 const empty = { currentPassword: '', password: '', keepTokens: false }
 
-/** Account tab: current and new password; the server ends every other session and, unless kept, revokes the API tokens. */
+/** Account tab: current and new password; the server ends every other session and, unless kept, the API tokens, the app password and the podcast addresses. */
 export function ChangePasswordForm() {
   const change = useChangePassword()
   const form = useForm({ initialValues: empty, schema: changePasswordBody, required: ['currentPassword', 'password'] })
@@ -26,11 +26,11 @@ export function ChangePasswordForm() {
         type="password"
         autoComplete="new-password"
         required
-        helperText="At least 8 characters. Your other devices will be signed out and your API tokens revoked."
+        helperText="At least 8 characters. Your other devices will be signed out; unless you keep them below, your API tokens revoked, your music players' app password ended and your podcast feed addresses changed."
         {...form.text('password')}
       />
       <Checkbox checked={form.values.keepTokens} onCheckedChange={(d) => form.setValue('keepTokens', d.checked === true)}>
-        Keep my API tokens
+        Keep my API tokens, app password and podcast addresses
       </Checkbox>
       <FormResult success={change.isSuccess && 'Password changed'} error={change.error} />
       <FormActions submit="Change Password" submitProps={{ loading: change.isPending }} />

@@ -34,6 +34,12 @@ export function StatusTab() {
                 )}
               </Fact>
               {status.disk.warning && <Alert status="error">{status.disk.warning}</Alert>}
+              {status.proxy.untrustedForwarded && (
+                <Alert status="info" title="Proxy not trusted">
+                  Requests arrive through a proxy (X-Forwarded-For) but TRUST_PROXY is off: everyone seems to come from the proxy's address, so sign-in limits count them all
+                  together. Set TRUST_PROXY=1 when a proxy you run is in front.
+                </Alert>
+              )}
             </FactCard>
             <FactCard title="YouTube">
               <Fact label="Mode">{status.youtube.mode === 'api' ? 'API key' : 'Feeds only (no API key)'}</Fact>

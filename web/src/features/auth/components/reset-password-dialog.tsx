@@ -159,7 +159,7 @@ function NewPasswordStep({ onDone }: { onDone: () => void }) {
         type="password"
         autoComplete="new-password"
         required
-        helperText="You will be signed out everywhere and your API tokens revoked."
+        helperText="You will be signed out everywhere, your API tokens and music players' app password revoked and your podcast feed addresses changed."
         {...form.text('password')}
       />
       {reset.isSuccess ? (
