@@ -1,0 +1,42 @@
+import { sendFile } from '../../lib/send-file.ts'
+import { inside, jobDir } from '../../music/files.ts'
+import { coverFile } from '../covers.ts'
+import { parseCoverId, parseSongId } from '../ids.ts'
+import { notFound } from '../params.ts'
+import { type Call, type Method, oneAlbum, oneArtist, oneSong } from './call.ts'
+import { coverJob } from './queries.ts'
+
+/** Media retrieval: stream, download, cover art. */
+
+export async function sendSong(call: Call, download: boolean): Promise<Response> {
+  const row = await oneSong(call, call.params.required('id'))
+  const path = inside(jobDir(call.ctx.env.DATA_DIR, call.user.id, row.job_id), row.file)
+  const filename = row.file.slice(row.file.lastIndexOf('/') + 1)
+  const res = await sendFile(call.c.req.raw, path, { filename, type: 'audio/mpeg' }).catch(() => {
+    throw notFound('Song file')
+  })
+  if (!download) res.headers.delete('Content-Disposition')
+  return res
+}
+
+export const mediaRetrieval: Record<string, Method> = {
+  stream: (call) => sendSong(call, false),
+  download: (call) => sendSong(call, true),
+
+  getCoverArt: async (call) => {
+    const { params, ctx, user } = call
+    const id = params.required('id')
+    const size = params.optionalInt('size')
+    let jobId = parseCoverId(id) ?? parseSongId(id)?.jobId ?? null
+    if (!jobId && id.startsWith('al-')) jobId = (await oneAlbum(call, id)).cover_job
+    else if (!jobId && id.startsWith('ar-')) jobId = (await oneArtist(call, id)).cover_job
+    const job = jobId ? await coverJob(ctx.db, user.id, jobId) : undefined
+    if (!jobId || !job?.artworkFile || !job.completed) throw notFound('Cover art')
+    const file = await coverFile(ctx, { userId: user.id, jobId, artworkFile: job.artworkFile }, size && size > 0 ? size : undefined)
+    if (!file) throw notFound('Cover art')
+    const res = await sendFile(call.c.req.raw, file.path, { filename: `cover.${file.path.split('.').pop()}`, type: file.type })
+    res.headers.delete('Content-Disposition')
+    res.headers.set('Cache-Control', 'private, max-age=86400')
+    return res
+  },
+}
