@@ -117,6 +117,10 @@ const playlist = {
   coverArt: str,
 } as const
 
+/** An album as a directory (`Child` with isDir), as the older getAlbumList and search2 give it. */
+const albumChild = { ...child, songCount: num } as const
+const artistIndexed = { id: str, name: str, starred: str, albumCount: num, coverArt: str } as const
+
 /** Every answer's payload, by the element name it is sent under. */
 export const ANSWERS = {
   license: node({ valid: bool, email: str }),
@@ -140,6 +144,15 @@ export const ANSWERS = {
   playlists: node({ playlist: list(playlist) }),
   playlist: node({ ...playlist, entry: list(child) }),
   playQueue: node({ current: str, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
+  playQueueByIndex: node({ currentIndex: num, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
+  scanStatus: node({ scanning: bool, count: num }),
+  artistInfo2: node({ similarArtist: list(artistID3) }),
+  albumInfo: node({}),
+  similarSongs2: node({ song: list(child) }),
+  topSongs: node({ song: list(child) }),
+  nowPlaying: node({ entry: list({ ...child, username: str, minutesAgo: num, playerId: num, playerName: str }) }),
+  albumList: node({ album: list(albumChild) }),
+  searchResult2: node({ artist: list(artistIndexed), album: list(albumChild), song: list(child) }),
   user: node({
     username: str,
     email: str,

@@ -74,3 +74,75 @@ describe('albums', () => {
     }
   })
 })
+
+describe('what players call while syncing', () => {
+  test('getOpenSubsonicExtensions lists indexBasedQueue', async () => {
+    const { openSubsonicExtensions } = await alice.api.getOpenSubsonicExtensions()
+    expect(openSubsonicExtensions.map((e) => e.name)).toContain('indexBasedQueue')
+  })
+
+  test('getScanStatus and startScan: never scanning, the song count', async () => {
+    expect((await alice.api.getScanStatus()).scanStatus).toEqual({ scanning: false, count: 4 })
+    expect((await alice.api.startScan()).scanStatus).toEqual({ scanning: false, count: 4 })
+    expect((await bob.api.getScanStatus()).scanStatus).toEqual({ scanning: false, count: 1 })
+  })
+
+  test("getArtistInfo2, getAlbumInfo2, getSimilarSongs2 answer empty for one's own ids and 70 for another's", async () => {
+    const { artists } = await alice.api.getArtists()
+    const dawn = artists.index!.flatMap((i) => i.artist ?? []).find((a) => a.name === 'The Dawn')!
+    const info = await json(alice, 'getArtistInfo2', { id: dawn.id })
+    expect(info.status).toBe('ok')
+    expect(info.artistInfo2).toEqual({})
+    const albumId = (await alice.api.getSong({ id: morning[0]! })).song.albumId!
+    expect((await json(alice, 'getAlbumInfo2', { id: albumId })).albumInfo).toEqual({})
+    expect((await json(alice, 'getSimilarSongs2', { id: dawn.id })).similarSongs2).toEqual({})
+    for (const [method, id] of [
+      ['getArtistInfo2', dawn.id],
+      ['getAlbumInfo2', albumId],
+      ['getSimilarSongs2', morning[0]!],
+    ] as const)
+      expect((await json(bob, method, { id })).error.code).toBe(70)
+  })
+
+  test("getTopSongs: the artist's songs, most played first", async () => {
+    await alice.api.scrobble({ id: morning[1]! })
+    const { topSongs } = await alice.api.getTopSongs({ artist: 'The Dawn' })
+    expect(topSongs.song!.map((s) => s.id)).toEqual([morning[1]!, morning[0]!])
+    expect((await json(bob, 'getTopSongs', { artist: 'The Dawn' })).topSongs).toEqual({})
+  })
+
+  test('getNowPlaying, getAlbumList, search2', async () => {
+    expect((await alice.api.getNowPlaying()).nowPlaying).toEqual({})
+    const list = (await alice.api.getAlbumList({ type: 'alphabeticalByName' })).albumList.album!
+    expect(list.map((a) => [a.title, a.isDir])).toEqual([
+      ['Live', true],
+      ['Morning', true],
+    ])
+    const list2 = (await alice.api.getAlbumList2({ type: 'alphabeticalByName' })).albumList2.album!
+    expect(list.map((a) => [a.id, a.duration, (a as Json).songCount])).toEqual(list2.map((a) => [a.id, a.duration, a.songCount]))
+    const found = (await alice.api.search2({ query: 'dawn' })).searchResult2
+    expect(found.artist!.map((a) => a.name)).toEqual(['The Dawn'])
+    expect(found.album!.map((a) => a.title)).toEqual(['Morning'])
+    expect(found.song!.map((s) => s.title).sort()).toEqual(['First Light', 'Second'])
+    const all = (await alice.api.search2({ query: '' })).searchResult2
+    expect(all.song!.length).toBe(4)
+  })
+
+  test('savePlayQueueByIndex and getPlayQueueByIndex: the same song twice, the index kept; the id-based calls agree', async () => {
+    const ids = [morning[0]!, morning[1]!, morning[0]!]
+    const saved = await json(alice, 'savePlayQueueByIndex', { id: ids, currentIndex: '2', position: '1500' })
+    expect(saved.status).toBe('ok')
+    const q = (await json(alice, 'getPlayQueueByIndex')).playQueueByIndex
+    expect(q.currentIndex).toBe(2)
+    expect(q.position).toBe(1500)
+    expect(q.entry.map((e: Json) => e.id)).toEqual(ids)
+    expect((await alice.api.getPlayQueue()).playQueue?.current).toBe(morning[0]!)
+    expect((await json(alice, 'savePlayQueueByIndex', { id: ids, currentIndex: '3' })).error.code).toBe(70)
+    expect((await json(alice, 'savePlayQueueByIndex', { id: ids })).error.code).toBe(10)
+    expect((await json(alice, 'savePlayQueueByIndex', { id: [bobSong], currentIndex: '0' })).error.code).toBe(70)
+    await alice.api.savePlayQueue({ id: [morning[1]!, morning[0]!], current: morning[0]!, position: 0 })
+    expect((await json(alice, 'getPlayQueueByIndex')).playQueueByIndex.currentIndex).toBe(1)
+    expect((await json(alice, 'savePlayQueueByIndex', {})).status).toBe('ok')
+    expect((await json(alice, 'getPlayQueueByIndex')).playQueueByIndex).toBeUndefined()
+  })
+})

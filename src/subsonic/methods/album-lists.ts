@@ -4,7 +4,7 @@ import { answer } from '../format.ts'
 import { queryAlbums, queryArtists, querySongs } from '../library.ts'
 import { SubsonicError } from '../params.ts'
 import { albums, type Call, checkFolder, MAX_LIST, type Method, missing, songs } from './call.ts'
-import { toArtist } from './mappers.ts'
+import { albumAsChild, toArtist } from './mappers.ts'
 
 /** Album lists: getAlbumList2 by type, random songs, starred items. */
 
@@ -59,6 +59,9 @@ export async function albumList(call: Call) {
 
 export const albumLists: Record<string, Method> = {
   getAlbumList2: async (call) => answer('albumList2', { album: await albumList(call) }),
+  getAlbumList: async (call) => answer('albumList', { album: (await albumList(call)).map(albumAsChild) }),
+  // nothing is reported as playing: scrobbles without submission are not kept
+  getNowPlaying: async () => answer('nowPlaying', {}),
 
   getRandomSongs: async (call) => {
     const { params } = call

@@ -2,10 +2,21 @@ import { sql } from 'drizzle-orm'
 import { answer } from '../format.ts'
 import { albumId, artistId, coverId } from '../ids.ts'
 import { queryAlbums, queryArtists, queryGenres, querySongs } from '../library.ts'
-import { ALBUM_ORDER, albums, checkFolder, FOLDER_ID, inAlbum, type Method, oneAlbum, oneArtist, oneSong, songs } from './call.ts'
+import { ALBUM_ORDER, albums, type Call, checkFolder, FOLDER_ID, inAlbum, MAX_LIST, type Method, oneAlbum, oneArtist, oneSong, songs } from './call.ts'
 import { byIndex, IGNORED_ARTICLES, iso, toAlbum, toArtist } from './mappers.ts'
 
-/** Browsing: folders, indexes, directories, artists, albums, songs, genres. */
+/** The item an id names (artist, album or song), checked to be the user's: error 70 otherwise. */
+async function oneItem(call: Call, id: string) {
+  if (id.startsWith('ar-')) return oneArtist(call, id)
+  if (id.startsWith('al-')) return oneAlbum(call, id)
+  return oneSong(call, id)
+}
+
+/**
+ * Browsing: folders, indexes, directories, artists, albums, songs, genres; and the facts players
+ * ask of an outside service (artist and album info, similar songs), answered empty: the server
+ * asks no such service, and players show what they have.
+ */
 export const browsing: Record<string, Method> = {
   getMusicFolders: async () => answer('musicFolders', { musicFolder: [{ id: FOLDER_ID, name: 'Music' }] }),
 
@@ -75,6 +86,31 @@ export const browsing: Record<string, Method> = {
     const row = await oneSong(call, call.params.required('id'))
     const [song] = await songs(call, [row])
     return answer('song', song!)
+  },
+
+  getArtistInfo2: async (call) => {
+    await oneArtist(call, call.params.required('id'))
+    return answer('artistInfo2', {})
+  },
+
+  getAlbumInfo2: async (call) => {
+    await oneAlbum(call, call.params.required('id'))
+    return answer('albumInfo', {})
+  },
+
+  getSimilarSongs2: async (call) => {
+    await oneItem(call, call.params.required('id'))
+    return answer('similarSongs2', {})
+  },
+
+  /** The user's own most played songs of the artist (by name, as the call takes it). */
+  getTopSongs: async (call) => {
+    const artist = call.params.required('artist')
+    const count = call.params.int('count', 50, 0, MAX_LIST)
+    const rows = count
+      ? await querySongs(call.ctx.db, call.user.id, { where: sql`artist = ${artist}`, order: sql`play_count desc, played desc nulls last, completed, job_id, track`, page: { limit: count, offset: 0 } })
+      : []
+    return answer('topSongs', { song: await songs(call, rows) })
   },
 
   getGenres: async (call) => {

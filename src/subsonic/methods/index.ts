@@ -5,6 +5,7 @@ import type { Method } from './call.ts'
 import { mediaRetrieval } from './media-retrieval.ts'
 import { playQueue } from './play-queue.ts'
 import { playlists } from './playlists.ts'
+import { scanning } from './scanning.ts'
 import { searching } from './searching.ts'
 import { system } from './system.ts'
 import { users } from './users.ts'
@@ -22,4 +23,5 @@ export const METHODS: Record<string, Method> = {
   ...playlists,
   ...playQueue,
   ...users,
+  ...scanning,
 }

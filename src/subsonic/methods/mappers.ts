@@ -68,6 +68,26 @@ export function toAlbum(r: AlbumRow): AlbumData {
   }
 }
 
+/** An album as a directory entry (the older getAlbumList and search2). */
+export function albumAsChild(a: AlbumData) {
+  return {
+    id: a.id,
+    parent: a.artistId,
+    isDir: true,
+    title: a.name,
+    album: a.name,
+    artist: a.artist,
+    year: a.year,
+    genre: a.genre,
+    coverArt: a.coverArt,
+    duration: a.duration,
+    playCount: a.playCount,
+    created: a.created,
+    starred: a.starred,
+    songCount: a.songCount,
+  }
+}
+
 export const toArtist = (r: ArtistRow): ArtistData => ({
   id: artistId(r.artist_key),
   name: r.name,

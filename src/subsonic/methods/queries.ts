@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
+import { rowsOf } from '../../db/rows.ts'
 import { musicJobs } from '../../music/tables.ts'
 import { subsonicPlaylistEntries, subsonicPlaylists, subsonicPlayQueues, subsonicSongs, subsonicStars } from '../tables.ts'
 
@@ -91,7 +92,7 @@ export async function playQueueOf(db: Db, userId: string) {
 export async function savePlayQueueRow(
   db: Db,
   userId: string,
-  values: { songIds: string[]; current: string; position: number; changedAt: Date; changedBy: string } | null,
+  values: { songIds: string[]; current: string; currentIndex: number; position: number; changedAt: Date; changedBy: string } | null,
 ) {
   if (!values) await db.delete(subsonicPlayQueues).where(eq(subsonicPlayQueues.userId, userId))
   else await db.insert(subsonicPlayQueues).values({ userId, ...values }).onConflictDoUpdate({ target: subsonicPlayQueues.userId, set: values })
@@ -105,4 +106,13 @@ export async function coverJob(db: Db, userId: string, jobId: string) {
     .from(musicJobs)
     .where(and(eq(musicJobs.id, jobId), eq(musicJobs.userId, userId)))
   return job
+}
+
+/** How many songs the user has (a split job counts each track), as the library lists them. */
+export async function songCount(db: Db, userId: string): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from music_jobs j left join lateral jsonb_array_elements(j.tracks) t(value) on true
+      where j.user_id = ${userId} and j.completed is not null and j.output_file is not null`),
+  )
+  return row?.n ?? 0
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { answer } from '../format.ts'
 import { containing, queryAlbums, queryArtists, querySongs } from '../library.ts'
 import { albums, type Call, checkFolder, type Method, pageOf, songs } from './call.ts'
-import { toArtist } from './mappers.ts'
+import { albumAsChild, toArtist } from './mappers.ts'
 
 /** Search text: an empty query, `""` or `*` (as players send them) lists everything. */
 function searchText(raw: string | undefined): string | null {
@@ -29,4 +29,8 @@ export async function search(call: Call) {
 
 export const searching: Record<string, Method> = {
   search3: async (call) => answer('searchResult3', await search(call)),
+  search2: async (call) => {
+    const found = await search(call)
+    return answer('searchResult2', { ...found, album: found.album.map(albumAsChild) })
+  },
 }

@@ -5,6 +5,7 @@ import type { Method } from './call.ts'
 export const EXTENSIONS = [
   { name: 'apiKeyAuthentication', versions: [1] },
   { name: 'formPost', versions: [1] },
+  { name: 'indexBasedQueue', versions: [1] },
 ]
 
 export const system: Record<string, Method> = {

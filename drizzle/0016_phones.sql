@@ -1,0 +1,12 @@
+CREATE TABLE "subsonic_bookmarks" (
+	"user_id" uuid NOT NULL,
+	"item_id" text NOT NULL,
+	"position" bigint DEFAULT 0 NOT NULL,
+	"comment" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"changed_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "subsonic_bookmarks_user_id_item_id_pk" PRIMARY KEY("user_id","item_id")
+);
+--> statement-breakpoint
+ALTER TABLE "subsonic_play_queues" ADD COLUMN "current_index" integer;--> statement-breakpoint
+ALTER TABLE "subsonic_bookmarks" ADD CONSTRAINT "subsonic_bookmarks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
