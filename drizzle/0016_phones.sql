@@ -8,5 +8,15 @@ CREATE TABLE "subsonic_bookmarks" (
 	CONSTRAINT "subsonic_bookmarks_user_id_item_id_pk" PRIMARY KEY("user_id","item_id")
 );
 --> statement-breakpoint
+CREATE TABLE "youtube_podcast_skips" (
+	"user_id" uuid NOT NULL,
+	"video_id" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "youtube_podcast_skips_user_id_video_id_pk" PRIMARY KEY("user_id","video_id")
+);
+--> statement-breakpoint
 ALTER TABLE "subsonic_play_queues" ADD COLUMN "current_index" integer;--> statement-breakpoint
-ALTER TABLE "subsonic_bookmarks" ADD CONSTRAINT "subsonic_bookmarks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+ALTER TABLE "youtube_podcast_episodes" ADD COLUMN "spans" jsonb;--> statement-breakpoint
+ALTER TABLE "subsonic_bookmarks" ADD CONSTRAINT "subsonic_bookmarks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "youtube_podcast_skips" ADD CONSTRAINT "youtube_podcast_skips_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "youtube_podcast_skips" ADD CONSTRAINT "youtube_podcast_skips_video_id_youtube_videos_id_fk" FOREIGN KEY ("video_id") REFERENCES "public"."youtube_videos"("id") ON DELETE cascade ON UPDATE no action;

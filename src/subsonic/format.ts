@@ -121,6 +121,11 @@ const playlist = {
 const albumChild = { ...child, songCount: num } as const
 const artistIndexed = { id: str, name: str, starred: str, albumCount: num, coverArt: str } as const
 
+/** A podcast episode (OpenSubsonic `PodcastEpisode`: a `Child` with the podcast's fields). */
+export const podcastEpisode = { ...child, streamId: str, channelId: str, description: str, publishDate: str, status: str } as const
+const podcastChannel = { id: str, url: str, title: str, description: str, coverArt: str, originalImageUrl: str, status: str, episode: list(podcastEpisode) } as const
+const bookmark = { position: num, username: str, comment: str, created: str, changed: str, entry: node(podcastEpisode) } as const
+
 /** Every answer's payload, by the element name it is sent under. */
 export const ANSWERS = {
   license: node({ valid: bool, email: str }),
@@ -146,6 +151,10 @@ export const ANSWERS = {
   playQueue: node({ current: str, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
   playQueueByIndex: node({ currentIndex: num, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
   scanStatus: node({ scanning: bool, count: num }),
+  podcasts: node({ channel: list(podcastChannel) }),
+  newestPodcasts: node({ episode: list(podcastEpisode) }),
+  podcastEpisode: node(podcastEpisode),
+  bookmarks: node({ bookmark: list(bookmark) }),
   artistInfo2: node({ similarArtist: list(artistID3) }),
   albumInfo: node({}),
   similarSongs2: node({ song: list(child) }),
@@ -179,6 +188,7 @@ type FieldData<F> = F extends NodeField<infer N> ? Data<N> : F extends ListField
 export type SongData = Data<typeof child>
 export type AlbumData = Data<typeof albumID3>
 export type ArtistData = Data<typeof artistID3>
+export type EpisodeData = Data<typeof podcastEpisode>
 
 /** What a method answers: one payload under its name, or nothing (a bare `ok`). */
 export type Answer = { [K in AnswerKey]: { key: K; data: FieldData<Answers[K]> } }[AnswerKey] | null

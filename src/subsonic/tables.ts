@@ -124,3 +124,4 @@ export const subsonicBookmarks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
 )
+

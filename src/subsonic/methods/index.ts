@@ -1,10 +1,12 @@
 import { albumLists } from './album-lists.ts'
 import { annotation } from './annotation.ts'
+import { bookmarks } from './bookmarks.ts'
 import { browsing } from './browsing.ts'
 import type { Method } from './call.ts'
 import { mediaRetrieval } from './media-retrieval.ts'
 import { playQueue } from './play-queue.ts'
 import { playlists } from './playlists.ts'
+import { podcasts } from './podcasts.ts'
 import { scanning } from './scanning.ts'
 import { searching } from './searching.ts'
 import { system } from './system.ts'
@@ -22,6 +24,8 @@ export const METHODS: Record<string, Method> = {
   ...annotation,
   ...playlists,
   ...playQueue,
+  ...bookmarks,
   ...users,
   ...scanning,
+  ...podcasts,
 }

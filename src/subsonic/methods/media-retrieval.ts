@@ -1,21 +1,36 @@
 import { sendFile } from '../../lib/send-file.ts'
 import { inside, jobDir } from '../../music/files.ts'
 import { coverFile } from '../covers.ts'
-import { parseCoverId, parseSongId } from '../ids.ts'
+import { parseCoverId, parseEpisodeId, parsePodcastChannelId, parseSongId } from '../ids.ts'
 import { notFound } from '../params.ts'
 import { type Call, type Method, oneAlbum, oneArtist, oneSong } from './call.ts'
+import { podcastsOf } from './podcast-queries.ts'
+import { sendEpisode } from './podcasts.ts'
 import { coverJob } from './queries.ts'
+import { channelArt } from '../../youtube/listen/art.ts'
 
 /** Media retrieval: stream, download, cover art. */
 
 export async function sendSong(call: Call, download: boolean): Promise<Response> {
-  const row = await oneSong(call, call.params.required('id'))
+  const id = call.params.required('id')
+  if (parseEpisodeId(id)) return sendEpisode(call, id, download)
+  const row = await oneSong(call, id)
   const path = inside(jobDir(call.ctx.env.DATA_DIR, call.user.id, row.job_id), row.file)
   const filename = row.file.slice(row.file.lastIndexOf('/') + 1)
   const res = await sendFile(call.c.req.raw, path, { filename, type: 'audio/mpeg' }).catch(() => {
     throw notFound('Song file')
   })
   if (!download) res.headers.delete('Content-Disposition')
+  return res
+}
+
+/** A podcast channel's artwork (the feed's, made once: listen/art.ts). */
+async function podcastArt(call: Call, channelId: string) {
+  const [p] = await podcastsOf(call.ctx.db, call.user.id, channelId)
+  const path = p ? await channelArt(call.ctx, p.channelId, p.thumbnail, call.c.req.raw.signal) : null
+  if (!path) throw notFound('Cover art')
+  const res = await sendFile(call.c.req.raw, path, { filename: `${channelId}.jpg`, type: 'image/jpeg', inline: true })
+  res.headers.set('Cache-Control', 'private, max-age=86400')
   return res
 }
 
@@ -27,6 +42,8 @@ export const mediaRetrieval: Record<string, Method> = {
     const { params, ctx, user } = call
     const id = params.required('id')
     const size = params.optionalInt('size')
+    const channelId = parsePodcastChannelId(id)
+    if (channelId) return podcastArt(call, channelId)
     let jobId = parseCoverId(id) ?? parseSongId(id)?.jobId ?? null
     if (!jobId && id.startsWith('al-')) jobId = (await oneAlbum(call, id)).cover_job
     else if (!jobId && id.startsWith('ar-')) jobId = (await oneArtist(call, id)).cover_job

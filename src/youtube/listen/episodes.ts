@@ -113,6 +113,7 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string }> = {
           size,
           duration,
           removed: remove.reduce((sum, s) => sum + (s.end - s.start), 0),
+          spans: remove.map((s) => [s.start, s.end] as [number, number]),
           uncut: spans === null,
           playedAt: sql`now()`,
         })

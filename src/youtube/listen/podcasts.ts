@@ -11,6 +11,7 @@ import { channelArt } from './art.ts'
 import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
 import { requestEpisode } from './episodes.ts'
 import { getSponsorblock } from './settings.ts'
+import { skippedVideos } from './skips.ts'
 import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
 /**
@@ -109,9 +110,10 @@ async function enabledPodcasts(db: Tx, userId: string) {
     .orderBy(youtubeChannels.title, youtubeChannels.id)
 }
 
-/** A user's feed: the newest keepLast ready episodes with the user's skip categories cut out. */
+/** A user's feed: the newest keepLast ready episodes with the user's skip categories cut out, less those they took out (skips.ts). */
 async function episodes(db: Tx, userId: string, channelId: string, keepLast: number) {
-  return feedEpisodes(db, channelId, keepLast, cutOf(await getSponsorblock(db, userId)))
+  const skipped = await skippedVideos(db, userId)
+  return (await feedEpisodes(db, channelId, keepLast, cutOf(await getSponsorblock(db, userId)))).filter((e) => !skipped.has(e.video.id))
 }
 
 const base = (ctx: AppContext, reqUrl: string) => (ctx.env.PUBLIC_URL ?? new URL(reqUrl).origin).replace(/\/$/, '')
