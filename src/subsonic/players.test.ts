@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SubsonicAPI } from 'subsonic-api'
 import { type Client, createTestApp, serveTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { userIdOf } from '../../tests/support/music.ts'
@@ -144,5 +147,65 @@ describe('what players call while syncing', () => {
     expect((await json(alice, 'getPlayQueueByIndex')).playQueueByIndex.currentIndex).toBe(1)
     expect((await json(alice, 'savePlayQueueByIndex', {})).status).toBe('ok')
     expect((await json(alice, 'getPlayQueueByIndex')).playQueueByIndex).toBeUndefined()
+  })
+})
+
+/** What ffprobe reads of an answer's bytes: codec, bit rate (bit/s) and duration (s). */
+async function probe(bytes: ArrayBuffer) {
+  const path = join(tmpdir(), `tunefeed-transcode-${crypto.randomUUID()}`)
+  await Bun.write(path, bytes)
+  try {
+    const out = await new Response(
+      Bun.spawn(['ffprobe', '-v', 'error', '-show_entries', 'stream=codec_name,bit_rate:format=duration,bit_rate', '-of', 'json', path], { stdout: 'pipe' }).stdout,
+    ).json()
+    return { codec: out.streams[0].codec_name as string, bitRate: Number(out.streams[0].bit_rate ?? out.format.bit_rate), duration: Number(out.format.duration) }
+  } finally {
+    rmSync(path, { force: true })
+  }
+}
+
+const streamUrl = (p: Person, params: Record<string, string>) => `${base}rest/stream?${new URLSearchParams({ apiKey: p.apiKey, v: '1.16.1', c: 'test', ...params })}`
+
+describe('stream, transcoded on the fly', () => {
+  test('getOpenSubsonicExtensions lists transcodeOffset', async () => {
+    expect((await alice.api.getOpenSubsonicExtensions()).openSubsonicExtensions.map((e) => e.name)).toContain('transcodeOffset')
+  })
+
+  test('maxBitRate=64: MP3 at 64 kbit/s; format=opus: Opus; timeOffset=1: the last second', async () => {
+    const low = await fetch(streamUrl(alice, { id: morning[0]!, maxBitRate: '64' }))
+    expect(low.status).toBe(200)
+    expect(low.headers.get('content-type')).toBe('audio/mpeg')
+    const lowInfo = await probe(await low.arrayBuffer())
+    expect(lowInfo.codec).toBe('mp3')
+    expect(Math.round(lowInfo.bitRate / 1000)).toBe(64)
+    const opus = await fetch(streamUrl(alice, { id: morning[0]!, format: 'opus', maxBitRate: '48' }))
+    expect(opus.headers.get('content-type')).toBe('audio/ogg')
+    expect((await probe(await opus.arrayBuffer())).codec).toBe('opus')
+    const late = await fetch(streamUrl(alice, { id: morning[0]!, timeOffset: '1' }))
+    expect((await probe(await late.arrayBuffer())).duration).toBeCloseTo(1, 0)
+  })
+
+  test('no change (a rate above the stored one, raw) is the stored file with ranges; a bad format is an error', async () => {
+    const stored = await fetch(streamUrl(alice, { id: morning[0]!, maxBitRate: '320' }))
+    const raw = await fetch(streamUrl(alice, { id: morning[0]!, format: 'raw', maxBitRate: '64' }))
+    for (const res of [stored, raw]) {
+      expect(res.headers.get('accept-ranges')).toBe('bytes')
+      expect(Math.round((await probe(await res.arrayBuffer())).bitRate / 1000)).toBe(128)
+    }
+    const bad = await fetch(`${streamUrl(alice, { id: morning[0]!, format: 'flac' })}&f=json`)
+    expect(((await bad.json()) as Json)['subsonic-response'].error.code).toBe(0)
+    expect((await json(bob, 'stream', { id: morning[0]!, maxBitRate: '64' })).error.code).toBe(70)
+  })
+
+  test('beyond TRANSCODE_CONCURRENCY the stored file is served as it is', async () => {
+    const limit = t.ctx.env.TRANSCODE_CONCURRENCY
+    ;(t.ctx.env as { TRANSCODE_CONCURRENCY: number }).TRANSCODE_CONCURRENCY = 0
+    try {
+      const res = await fetch(streamUrl(alice, { id: morning[0]!, maxBitRate: '64' }))
+      expect(res.headers.get('accept-ranges')).toBe('bytes')
+      expect(Math.round((await probe(await res.arrayBuffer())).bitRate / 1000)).toBe(128)
+    } finally {
+      ;(t.ctx.env as { TRANSCODE_CONCURRENCY: number }).TRANSCODE_CONCURRENCY = limit
+    }
   })
 })

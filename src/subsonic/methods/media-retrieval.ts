@@ -2,7 +2,10 @@ import { sendFile } from '../../lib/send-file.ts'
 import { inside, jobDir } from '../../music/files.ts'
 import { coverFile } from '../covers.ts'
 import { parseCoverId, parseEpisodeId, parsePodcastChannelId, parseSongId } from '../ids.ts'
-import { notFound } from '../params.ts'
+import { stat } from 'node:fs/promises'
+import { ErrorGeneric } from '../errors.ts'
+import { notFound, SubsonicError } from '../params.ts'
+import { contentTypeOf, takeSlot, transcode, wantedOf } from '../transcode.ts'
 import { type Call, type Method, oneAlbum, oneArtist, oneSong } from './call.ts'
 import { podcastsOf } from './podcast-queries.ts'
 import { sendEpisode } from './podcasts.ts'
@@ -11,12 +14,38 @@ import { channelArt } from '../../youtube/listen/art.ts'
 
 /** Media retrieval: stream, download, cover art. */
 
+/**
+ * `maxBitRate`, `format` and `timeOffset` asking for something else than the stored file:
+ * transcoded when a slot is free (transcode.ts); null → the stored file as it is.
+ */
+async function maybeTranscode(call: Call, path: string, storedRate: number | null): Promise<Response | null> {
+  const { params, ctx } = call
+  const format = params.get('format')
+  if (format && !['mp3', 'opus', 'raw'].includes(format)) throw new SubsonicError(ErrorGeneric, `Unknown format ${format}: use mp3, opus or raw.`)
+  const offset = Number(params.get('timeOffset') ?? 0)
+  if (!Number.isFinite(offset) || offset < 0) throw new SubsonicError(ErrorGeneric, 'Parameter timeOffset must be a number of seconds.')
+  const wanted = wantedOf({ format, maxBitRate: params.optionalInt('maxBitRate'), timeOffset: offset }, storedRate)
+  if (!wanted || !ctx.tools.ffmpeg) return null
+  if (call.c.req.method === 'HEAD') return new Response(null, { status: 200, headers: { 'Content-Type': contentTypeOf(wanted.format), 'Accept-Ranges': 'none' } })
+  const release = takeSlot(call.user.id, ctx.env.TRANSCODE_CONCURRENCY)
+  if (!release) return null
+  if (!(await stat(path).catch(() => null))?.isFile()) {
+    release()
+    throw notFound('Song file')
+  }
+  return transcode(ctx.tools.ffmpeg, path, wanted, release, call.c.req.raw.signal)
+}
+
 export async function sendSong(call: Call, download: boolean): Promise<Response> {
   const id = call.params.required('id')
   if (parseEpisodeId(id)) return sendEpisode(call, id, download)
   const row = await oneSong(call, id)
   const path = inside(jobDir(call.ctx.env.DATA_DIR, call.user.id, row.job_id), row.file)
   const filename = row.file.slice(row.file.lastIndexOf('/') + 1)
+  if (!download) {
+    const transcoded = await maybeTranscode(call, path, row.bit_rate)
+    if (transcoded) return transcoded
+  }
   const res = await sendFile(call.c.req.raw, path, { filename, type: 'audio/mpeg' }).catch(() => {
     throw notFound('Song file')
   })

@@ -6,6 +6,7 @@ export const EXTENSIONS = [
   { name: 'apiKeyAuthentication', versions: [1] },
   { name: 'formPost', versions: [1] },
   { name: 'indexBasedQueue', versions: [1] },
+  { name: 'transcodeOffset', versions: [1] },
 ]
 
 export const system: Record<string, Method> = {
