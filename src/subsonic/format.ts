@@ -151,6 +151,10 @@ export const ANSWERS = {
   playQueue: node({ current: str, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
   playQueueByIndex: node({ currentIndex: num, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
   scanStatus: node({ scanning: bool, count: num }),
+  lyricsList: node({
+    structuredLyrics: list({ lang: str, synced: bool, displayArtist: str, displayTitle: str, offset: num, line: list({ start: num, value: text }) }),
+  }),
+  lyrics: node({ artist: str, title: str, value: text }),
   podcasts: node({ channel: list(podcastChannel) }),
   newestPodcasts: node({ episode: list(podcastEpisode) }),
   podcastEpisode: node(podcastEpisode),

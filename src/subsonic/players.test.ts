@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import NodeID3 from 'node-id3'
+import { eq } from 'drizzle-orm'
+import { jobDir } from '../music/files.ts'
+import { musicJobs } from '../music/tables.ts'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -207,5 +211,51 @@ describe('stream, transcoded on the fly', () => {
     } finally {
       ;(t.ctx.env as { TRANSCODE_CONCURRENCY: number }).TRANSCODE_CONCURRENCY = limit
     }
+  })
+})
+
+describe('lyrics from the file tags', () => {
+  test('getLyricsBySongId: synced lines (SYLT, ms) first, then the plain ones (USLT); getLyrics by artist and title', async () => {
+    const jobId = await addFinishedJob(t, alice.userId, { title: 'Sung', artist: 'Singer', album: 'Words' })
+    const [job] = await t.ctx.db.select({ outputFile: musicJobs.outputFile }).from(musicJobs).where(eq(musicJobs.id, jobId))
+    const path = join(jobDir(t.ctx.env.DATA_DIR, alice.userId, jobId), job!.outputFile!)
+    const written = NodeID3.update(
+      {
+        unsynchronisedLyrics: { language: 'eng', text: 'First line\nSecond \u0007line' },
+        synchronisedLyrics: [
+          {
+            language: 'eng',
+            timeStampFormat: 2,
+            contentType: 1,
+            synchronisedText: [
+              { text: 'First line', timeStamp: 0 },
+              { text: 'Second line', timeStamp: 1500 },
+            ],
+          },
+        ],
+      },
+      path,
+    )
+    expect(written).toBe(true)
+    expect((await alice.api.getOpenSubsonicExtensions()).openSubsonicExtensions.map((e) => e.name)).toContain('songLyrics')
+    const { lyricsList } = (await alice.api.getLyricsBySongId({ id: `tr-${jobId}` })) as Json
+    expect(lyricsList.structuredLyrics).toEqual([
+      {
+        lang: 'eng',
+        synced: true,
+        displayArtist: 'Singer',
+        displayTitle: 'Sung',
+        offset: 0,
+        line: [
+          { start: 0, value: 'First line' },
+          { start: 1500, value: 'Second line' },
+        ],
+      },
+      { lang: 'eng', synced: false, displayArtist: 'Singer', displayTitle: 'Sung', offset: 0, line: [{ value: 'First line' }, { value: 'Second line' }] },
+    ])
+    expect((await json(alice, 'getLyrics', { artist: 'singer', title: 'SUNG' })).lyrics).toEqual({ artist: 'Singer', title: 'Sung', value: 'First line\nSecond line' })
+    expect((await json(bob, 'getLyrics', { artist: 'Singer', title: 'Sung' })).lyrics).toEqual({})
+    expect((await json(bob, 'getLyricsBySongId', { id: `tr-${jobId}` })).error.code).toBe(70)
+    expect(((await alice.api.getLyricsBySongId({ id: morning[0]! })) as Json).lyricsList.structuredLyrics).toBeUndefined()
   })
 })

@@ -3,6 +3,7 @@ import { annotation } from './annotation.ts'
 import { bookmarks } from './bookmarks.ts'
 import { browsing } from './browsing.ts'
 import type { Method } from './call.ts'
+import { lyrics } from './lyrics.ts'
 import { mediaRetrieval } from './media-retrieval.ts'
 import { playQueue } from './play-queue.ts'
 import { playlists } from './playlists.ts'
@@ -21,6 +22,7 @@ export const METHODS: Record<string, Method> = {
   ...albumLists,
   ...searching,
   ...mediaRetrieval,
+  ...lyrics,
   ...annotation,
   ...playlists,
   ...playQueue,

@@ -7,6 +7,7 @@ export const EXTENSIONS = [
   { name: 'formPost', versions: [1] },
   { name: 'indexBasedQueue', versions: [1] },
   { name: 'transcodeOffset', versions: [1] },
+  { name: 'songLyrics', versions: [1] },
 ]
 
 export const system: Record<string, Method> = {
