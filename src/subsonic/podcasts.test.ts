@@ -190,3 +190,24 @@ test('createPodcastChannel takes only YouTube channels; deletePodcastChannel kee
   const subs = (await (await bob.client.get('/api/youtube/subscriptions/list')).json()) as Json
   expect(JSON.stringify(subs)).toContain(channelId)
 })
+
+test('the feeds carry a podcast:guid (UUIDv5 of the first address, as the Podcast Index specifies) that survives rotation', async () => {
+  const urls = async () => (await (await alice.client.get('/api/youtube/podcasts')).json()) as { feeds: { url: string }[]; allUrl: string }
+  const first = await urls()
+  const guidOf = async (url: string) => {
+    const body = await (await fetch(url.replace(/^https?:\/\/[^/]+\//, base))).text()
+    expect(body).toContain('xmlns:podcast="https://podcastindex.org/namespace/1.0"')
+    return /<podcast:guid>([0-9a-f-]{36})<\/podcast:guid>/.exec(body)?.[1]
+  }
+  const channelGuid = await guidOf(first.feeds[0]!.url)
+  // the address as this request reaches it (PUBLIC_URL unset: the request's origin)
+  const asFetched = first.feeds[0]!.url.replace(/^https?:\/\/[^/]+\//, base)
+  expect(channelGuid).toBe(Bun.randomUUIDv5(asFetched.replace(/^https?:\/\//, ''), 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6'))
+  const allGuid = await guidOf(first.allUrl)
+  expect(allGuid).not.toBe(channelGuid)
+  expect((await alice.client.post('/api/youtube/podcasts/rotate', {})).status).toBe(200)
+  const rotated = await urls()
+  expect(rotated.feeds[0]!.url).not.toBe(first.feeds[0]!.url)
+  expect(await guidOf(rotated.feeds[0]!.url)).toBe(channelGuid)
+  expect(await guidOf(rotated.allUrl)).toBe(allGuid)
+})

@@ -67,6 +67,8 @@ export const youtubePodcastSecrets = pgTable('youtube_podcast_secrets', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   secret: text('secret').notNull().unique(),
+  /** The first secret shown (never rotated): the feeds' podcast:guid is made from it (podcasting20.ts). */
+  firstSecret: text('first_secret'),
   createdAt: ts('created_at').notNull().defaultNow(),
 })
 
