@@ -151,6 +151,8 @@ const schema = z.object({
   MAX_JOBS_PER_USER: z.coerce.number().int().positive().default(50),
   /** Bytes one user's music files (uploads, artwork, MP3s) may take on disk (413 beyond). */
   MAX_STORED_BYTES_PER_USER: z.coerce.number().int().positive().default(20 * 1024 ** 3),
+  /** On-the-fly transcodes for Subsonic `stream` at once, app-wide (each user: at most 1); beyond, the stored file as it is. */
+  TRANSCODE_CONCURRENCY: z.coerce.number().int().min(0).default(2),
   /** POST /api/music/tags calls read at once, over all users (each user: at most 2). */
   TAGS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Seconds between `{status:"PING"}` messages on the listen sockets. */

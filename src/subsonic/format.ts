@@ -117,6 +117,15 @@ const playlist = {
   coverArt: str,
 } as const
 
+/** An album as a directory (`Child` with isDir), as the older getAlbumList and search2 give it. */
+const albumChild = { ...child, songCount: num } as const
+const artistIndexed = { id: str, name: str, starred: str, albumCount: num, coverArt: str } as const
+
+/** A podcast episode (OpenSubsonic `PodcastEpisode`: a `Child` with the podcast's fields). */
+export const podcastEpisode = { ...child, streamId: str, channelId: str, description: str, publishDate: str, status: str } as const
+const podcastChannel = { id: str, url: str, title: str, description: str, coverArt: str, originalImageUrl: str, status: str, episode: list(podcastEpisode) } as const
+const bookmark = { position: num, username: str, comment: str, created: str, changed: str, entry: node(podcastEpisode) } as const
+
 /** Every answer's payload, by the element name it is sent under. */
 export const ANSWERS = {
   license: node({ valid: bool, email: str }),
@@ -140,6 +149,23 @@ export const ANSWERS = {
   playlists: node({ playlist: list(playlist) }),
   playlist: node({ ...playlist, entry: list(child) }),
   playQueue: node({ current: str, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
+  playQueueByIndex: node({ currentIndex: num, position: num, username: str, changed: str, changedBy: str, entry: list(child) }),
+  scanStatus: node({ scanning: bool, count: num }),
+  lyricsList: node({
+    structuredLyrics: list({ lang: str, synced: bool, displayArtist: str, displayTitle: str, offset: num, line: list({ start: num, value: text }) }),
+  }),
+  lyrics: node({ artist: str, title: str, value: text }),
+  podcasts: node({ channel: list(podcastChannel) }),
+  newestPodcasts: node({ episode: list(podcastEpisode) }),
+  podcastEpisode: node(podcastEpisode),
+  bookmarks: node({ bookmark: list(bookmark) }),
+  artistInfo2: node({ similarArtist: list(artistID3) }),
+  albumInfo: node({}),
+  similarSongs2: node({ song: list(child) }),
+  topSongs: node({ song: list(child) }),
+  nowPlaying: node({ entry: list({ ...child, username: str, minutesAgo: num, playerId: num, playerName: str }) }),
+  albumList: node({ album: list(albumChild) }),
+  searchResult2: node({ artist: list(artistIndexed), album: list(albumChild), song: list(child) }),
   user: node({
     username: str,
     email: str,
@@ -166,6 +192,7 @@ type FieldData<F> = F extends NodeField<infer N> ? Data<N> : F extends ListField
 export type SongData = Data<typeof child>
 export type AlbumData = Data<typeof albumID3>
 export type ArtistData = Data<typeof artistID3>
+export type EpisodeData = Data<typeof podcastEpisode>
 
 /** What a method answers: one payload under its name, or nothing (a bare `ok`). */
 export type Answer = { [K in AnswerKey]: { key: K; data: FieldData<Answers[K]> } }[AnswerKey] | null

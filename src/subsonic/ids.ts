@@ -20,6 +20,14 @@ export const artistId = (key: string) => `ar-${key}`
 export const coverId = (jobId: string) => `co-${jobId}`
 export const playlistId = (id: string) => `pl-${id}`
 
+/** A podcast channel is its YouTube channel (`pc-UC…`), an episode its video (`pe-<video>`), played by `ps-<video>`. */
+export const podcastChannelId = (channelId: string) => `pc-${channelId}`
+export const episodeId = (videoId: string) => `pe-${videoId}`
+export const episodeStreamId = (videoId: string) => `ps-${videoId}`
+export const parsePodcastChannelId = (id: string) => /^pc-(UC[\w-]{22})$/.exec(id)?.[1] ?? null
+/** The video of an episode id or stream id. */
+export const parseEpisodeId = (id: string) => /^p[es]-([\w-]{11})$/.exec(id)?.[1] ?? null
+
 export const albumKeyOf = (userId: string, artist: string, album: string) => md5(`${userId}${SEP}${artist}${SEP}${album}`)
 export const artistKeyOf = (userId: string, artist: string) => md5(`${userId}${SEP}${artist}`)
 

@@ -95,7 +95,7 @@ const albumsCte = (userId: string) => sql`albums as (
   select a.*, md5(a.user_id::text || chr(31) || a.artist || chr(31) || a.album) as album_key,
     md5(a.user_id::text || chr(31) || a.artist) as artist_key, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from (
     select user_id, artist, album, album as name, count(*)::int as song_count,
-      coalesce(sum(duration), 0)::float8 as duration, sum(play_count)::int as play_count,
+      coalesce(sum(round(duration::numeric)), 0)::float8 as duration, sum(play_count)::int as play_count,
       ${ms('min(completed)')} as created_ms, ${ms('max(completed)')} as newest_ms,
       max(year) as year, min(genre) as genre, array_agg(genre) as genres, ${ms('max(played)')} as played_ms,
       (array_agg(job_id::text order by track_number nulls last, completed) filter (where has_art))[1] as cover_job,

@@ -1,3 +1,5 @@
+import { ErrorDataNotFound, ErrorGeneric, ErrorMissingParameter } from './errors.ts'
+
 /** A Subsonic error: answered as `status="failed"` with `error {code, message}` in a 200. */
 export class SubsonicError extends Error {
   constructor(
@@ -9,7 +11,7 @@ export class SubsonicError extends Error {
   }
 }
 
-export const notFound = (what: string) => new SubsonicError(70, `${what} not found.`)
+export const notFound = (what: string) => new SubsonicError(ErrorDataNotFound, `${what} not found.`)
 
 /** The request's parameters: the query string and, for a form POST, the body (OpenSubsonic formPost). */
 export class Params {
@@ -25,7 +27,7 @@ export class Params {
 
   required(name: string): string {
     const v = this.get(name)
-    if (v === undefined || v === '') throw new SubsonicError(10, `Required parameter is missing: ${name}.`)
+    if (v === undefined || v === '') throw new SubsonicError(ErrorMissingParameter, `Required parameter is missing: ${name}.`)
     return v
   }
 
@@ -33,7 +35,7 @@ export class Params {
     const raw = this.get(name)
     if (raw === undefined || raw === '') return fallback
     const n = Number(raw)
-    if (!Number.isInteger(n)) throw new SubsonicError(0, `Parameter ${name} must be a whole number.`)
+    if (!Number.isInteger(n)) throw new SubsonicError(ErrorGeneric, `Parameter ${name} must be a whole number.`)
     return Math.min(max, Math.max(min, n))
   }
 
@@ -41,7 +43,7 @@ export class Params {
     const raw = this.get(name)
     if (raw === undefined || raw === '') return undefined
     const n = Number(raw)
-    if (!Number.isInteger(n)) throw new SubsonicError(0, `Parameter ${name} must be a whole number.`)
+    if (!Number.isInteger(n)) throw new SubsonicError(ErrorGeneric, `Parameter ${name} must be a whole number.`)
     return n
   }
 

@@ -7,8 +7,9 @@ import { fail } from '../lib/errors.ts'
 import { embedded } from '../embedded.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { appPasswordStatus, createAppPassword, deleteAppPassword, signIn } from './auth.ts'
+import { ErrorGeneric } from './errors.ts'
 import { type Answer, type Envelope, type SubsonicFailure, toJson, toXml } from './format.ts'
-import { METHODS } from './methods.ts'
+import { METHODS } from './methods/index.ts'
 import { SMALL_BODY_BYTES, smallBody } from '../lib/small-body.ts'
 import { Params, SubsonicError } from './params.ts'
 
@@ -29,9 +30,9 @@ async function readParams(c: Context, maxBytes: number): Promise<Params> {
   const params = new URLSearchParams(new URL(c.req.url).search)
   if (c.req.method === 'POST' && (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) {
     const length = Number(c.req.header('content-length') ?? 0)
-    if (length > maxBytes) throw new SubsonicError(0, 'The form is too large.')
+    if (length > maxBytes) throw new SubsonicError(ErrorGeneric, 'The form is too large.')
     const body = await c.req.text()
-    if (body.length > maxBytes) throw new SubsonicError(0, 'The form is too large.')
+    if (body.length > maxBytes) throw new SubsonicError(ErrorGeneric, 'The form is too large.')
     for (const [k, v] of new URLSearchParams(body)) params.append(k, v)
   }
   return new Params(params)

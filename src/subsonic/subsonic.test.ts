@@ -176,6 +176,9 @@ describe('sign-in', () => {
     expect(r.openSubsonicExtensions).toEqual([
       { name: 'apiKeyAuthentication', versions: [1] },
       { name: 'formPost', versions: [1] },
+      { name: 'indexBasedQueue', versions: [1] },
+      { name: 'transcodeOffset', versions: [1] },
+      { name: 'songLyrics', versions: [1] },
     ])
     const xml = await (await rest('getOpenSubsonicExtensions', { f: 'xml' })).text()
     expect(xml).toContain('<openSubsonicExtensions name="formPost"><versions>1</versions></openSubsonicExtensions>')

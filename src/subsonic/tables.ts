@@ -99,7 +99,29 @@ export const subsonicPlayQueues = pgTable('subsonic_play_queues', {
     .references(() => users.id, { onDelete: 'cascade' }),
   songIds: jsonb('song_ids').$type<string[]>().notNull(),
   current: text('current'),
+  /** The index of the current entry (savePlayQueueByIndex; the same song may be queued twice). */
+  currentIndex: integer('current_index'),
   position: bigint('position', { mode: 'number' }).notNull().default(0),
   changedAt: ts('changed_at').notNull().defaultNow(),
   changedBy: text('changed_by').notNull().default(''),
 })
+
+/**
+ * Bookmarks of songs (createBookmark), one per user and song id. An episode's bookmark lives
+ * in the web player's progress instead (youtube_progress); only its comment is kept here.
+ */
+export const subsonicBookmarks = pgTable(
+  'subsonic_bookmarks',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    itemId: text('item_id').notNull(),
+    position: bigint('position', { mode: 'number' }).notNull().default(0),
+    comment: text('comment'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    changedAt: ts('changed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+)
+

@@ -54,7 +54,7 @@ export function parseChannelInput(input: string): string | null {
  * unit), storing it. API lookups are limited per user, so that one account
  * cannot spend the day's quota for everyone.
  */
-async function resolveChannel(ctx: AppContext, userId: string, client: () => YoutubeClient, input: string): Promise<ChannelRow | null> {
+export async function resolveChannel(ctx: AppContext, userId: string, client: () => YoutubeClient, input: string): Promise<ChannelRow | null> {
   const ref = parseChannelInput(input)
   if (!ref) return null
   const stored = ref.startsWith('@') ? await findChannelByHandle(ctx.db, ref) : await getChannel(ctx.db, ref)

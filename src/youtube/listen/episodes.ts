@@ -136,6 +136,7 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
           size,
           duration,
           removed: remove.reduce((sum, s) => sum + (s.end - s.start), 0),
+          spans: remove.map((s) => [s.start, s.end] as [number, number]),
           uncut: spans === null,
           playedAt: sql`now()`,
         })

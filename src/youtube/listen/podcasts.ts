@@ -11,7 +11,9 @@ import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.
 import { channelArt } from './art.ts'
 import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
 import { type EpisodeRequest, requestEpisode } from './episodes.ts'
+import { channelTags, PODCAST_NAMESPACE } from './podcasting20.ts'
 import { getSponsorblock } from './settings.ts'
+import { skippedVideos } from './skips.ts'
 import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
 /**
@@ -40,7 +42,8 @@ export async function isFollowed(db: Tx, userId: string, channelId: string): Pro
 async function secretOf(db: Tx, userId: string): Promise<string> {
   const [row] = await db.select().from(youtubePodcastSecrets).where(eq(youtubePodcastSecrets.userId, userId))
   if (row) return row.secret
-  await db.insert(youtubePodcastSecrets).values({ userId, secret: newSecret() }).onConflictDoNothing()
+  const secret = newSecret()
+  await db.insert(youtubePodcastSecrets).values({ userId, secret, firstSecret: secret }).onConflictDoNothing()
   return (await db.select().from(youtubePodcastSecrets).where(eq(youtubePodcastSecrets.userId, userId)))[0]!.secret
 }
 
@@ -48,7 +51,7 @@ export async function rotateSecret(db: Tx, userId: string) {
   const secret = newSecret()
   await db
     .insert(youtubePodcastSecrets)
-    .values({ userId, secret })
+    .values({ userId, secret, firstSecret: secret })
     .onConflictDoUpdate({ target: youtubePodcastSecrets.userId, set: { secret, createdAt: sql`now()` } })
 }
 
@@ -115,9 +118,10 @@ async function enabledPodcasts(db: Tx, userId: string) {
     .orderBy(youtubeChannels.title, youtubeChannels.id)
 }
 
-/** A user's feed: the newest keepLast ready episodes with the user's skip categories cut out. */
+/** A user's feed: the newest keepLast ready episodes with the user's skip categories cut out, less those they took out (skips.ts). */
 async function episodes(db: Tx, userId: string, channelId: string, keepLast: number) {
-  return feedEpisodes(db, channelId, keepLast, cutOf(await getSponsorblock(db, userId)))
+  const skipped = await skippedVideos(db, userId)
+  return (await feedEpisodes(db, channelId, keepLast, cutOf(await getSponsorblock(db, userId)))).filter((e) => !skipped.has(e.video.id))
 }
 
 const base = (ctx: AppContext, reqUrl: string) => (ctx.env.PUBLIC_URL ?? new URL(reqUrl).origin).replace(/\/$/, '')
@@ -199,10 +203,10 @@ function itemXml(root: string, app: string, e: Episode): string {
   ].join('\n')
 }
 
-function rssXml(c: { title: string; link: string; description: string; image: string; author: string }, items: string[]): string {
+function rssXml(c: { title: string; link: string; description: string; image: string; author: string }, items: string[], podcasting20: string[] = []): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">',
+    `<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="${PODCAST_NAMESPACE}">`,
     '<channel>',
     `<title>${text(c.title)}</title>`,
     `<link>${xml(c.link)}</link>`,
@@ -210,6 +214,7 @@ function rssXml(c: { title: string; link: string; description: string; image: st
     ...(c.image ? [`<itunes:image href="${xml(c.image)}"/>`] : []),
     `<itunes:author>${text(c.author)}</itunes:author>`,
     '<itunes:explicit>false</itunes:explicit>',
+    ...podcasting20,
     ...items,
     '</channel>',
     '</rss>',
@@ -243,6 +248,7 @@ export function feedRoutes(ctx: AppContext) {
       const body = rssXml(
         { title: p.title, link: `${app}/youtube/channel/${p.channelId}`, description: `${p.title}: the newest ${p.keepLast} videos as audio.`, image: `${root}/art/${p.channelId}.jpg`, author: p.title },
         items,
+        await channelTags(db, userId, app, `channel/${p.channelId}.xml`),
       )
       return withEtag(c.req.raw, body, 'application/rss+xml; charset=utf-8')
     })
@@ -257,6 +263,7 @@ export function feedRoutes(ctx: AppContext) {
       const body = rssXml(
         { title: 'Tunefeed: all podcasts', link: `${app}/youtube`, description: 'Every channel you listen to as a podcast.', image: enabled[0] ? `${root}/art/${enabled[0].channelId}.jpg` : '', author: 'Tunefeed' },
         all.map((e) => itemXml(root, app, e)),
+        await channelTags(db, userId, app, 'all.xml'),
       )
       return withEtag(c.req.raw, body, 'application/rss+xml; charset=utf-8')
     })

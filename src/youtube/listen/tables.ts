@@ -67,6 +67,8 @@ export const youtubePodcastSecrets = pgTable('youtube_podcast_secrets', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   secret: text('secret').notNull().unique(),
+  /** The first secret shown (never rotated): the feeds' podcast:guid is made from it (podcasting20.ts). */
+  firstSecret: text('first_secret'),
   createdAt: ts('created_at').notNull().defaultNow(),
 })
 
@@ -91,6 +93,8 @@ export const youtubePodcastEpisodes = pgTable(
     duration: real('duration'),
     /** Seconds cut out. */
     removed: real('removed').notNull().default(0),
+    /** The spans cut out, in the video's seconds (times in the file are converted through them: cut-time.ts). */
+    spans: jsonb('spans').$type<[number, number][]>(),
     /** SponsorBlock could not be reached when it was made: nothing cut; the hourly job makes it again. */
     uncut: boolean('uncut').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -99,4 +103,22 @@ export const youtubePodcastEpisodes = pgTable(
     playedAt: ts('played_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.cut] })],
+)
+
+/**
+ * Episodes a person took out of their feed from a player (Subsonic deletePodcastEpisode): left
+ * out of their feed, listed as `skipped`; they still count in keepLast (docs/decisions/261).
+ */
+export const youtubePodcastSkips = pgTable(
+  'youtube_podcast_skips',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.videoId] })],
 )
