@@ -16,6 +16,8 @@ import { provider } from './provider.ts'
 import { chargeUserUnits, firstRefreshUnits } from './quota.ts'
 import { channelJson, findChannelByHandle, getChannel, upsertChannels, type ChannelRow } from './queries/channels.ts'
 import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
+import { requireGroup } from './personal/groups.ts'
+import { hasMutedWords } from './personal/mutes.ts'
 import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
 import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
 import { listCategories, videoExists } from './queries/videos.ts'
@@ -193,9 +195,13 @@ export function youtubeRoutes(ctx: AppContext) {
       .get('/videos/categories', async (c) => c.json({ categories: await listCategories(db) }, 200))
       .get('/videos/list', valid('query', videoListQuery), async (c) => {
         const q = c.req.valid('query')
+        const userId = currentUser(c).id
+        const feed = !q.channel_id && !q.liked_only && !q.queued_only
+        // a group is checked even where it does not apply, so that a bad one is never silently ignored
+        const groupId = q.group ? (await requireGroup(db, userId, q.group)).id : undefined
         const result = await listVideos(
           db,
-          currentUser(c).id,
+          userId,
           {
             page: q.page,
             perPage: q.per_page,
@@ -207,6 +213,8 @@ export function youtubeRoutes(ctx: AppContext) {
             hideShorts: q.hide_shorts,
             hideLive: q.hide_live,
             q: q.q,
+            groupId: feed ? groupId : undefined,
+            muted: feed && (await hasMutedWords(db, userId)),
           },
           media,
         )
