@@ -18,6 +18,7 @@ import { channelJson, findChannelByHandle, getChannel, upsertChannels, type Chan
 import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
 import { requireGroup } from './personal/groups.ts'
 import { hasMutedWords } from './personal/mutes.ts'
+import { withDearrow } from './personal/dearrow.ts'
 import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
 import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
 import { listCategories, videoExists } from './queries/videos.ts'
@@ -104,7 +105,8 @@ export function youtubeRoutes(ctx: AppContext) {
     await requireVideo(db, id)
     if (on) await addMark(db, kind, user.id, id)
     else if (!(await removeMark(db, kind, user.id, id))) fail(404, `Youtube video ${kind} not found.`)
-    return c.json((await getVideo(db, user.id, id, media))!, 200)
+    const [video] = await withDearrow(ctx, user.id, [(await getVideo(db, user.id, id, media))!])
+    return c.json(video!, 200)
   }
 
   return (
@@ -218,7 +220,7 @@ export function youtubeRoutes(ctx: AppContext) {
           },
           media,
         )
-        return c.json(result, 200)
+        return c.json({ ...result, videos: await withDearrow(ctx, userId, result.videos) }, 200)
       })
       .get('/videos/:id', valid('param', idParam), valid('query', videoQuery), async (c) => {
         const user = currentUser(c)
@@ -226,7 +228,8 @@ export function youtubeRoutes(ctx: AppContext) {
         const video = VIDEO_ID.test(id) ? await getVideo(db, user.id, id, media) : null
         if (!video) fail(404, 'Youtube video not found.')
         const related = await relatedVideos(db, user.id, video, c.req.valid('query').related_videos_length, media)
-        return c.json({ ...video, relatedVideos: related }, 200)
+        const [shown, ...others] = await withDearrow(ctx, user.id, [video, ...related])
+        return c.json({ ...shown!, relatedVideos: others }, 200)
       })
       .put('/videos/:id/watch', valid('param', idParam), toggle('watch', true))
       .put('/videos/:id/like', valid('param', idParam), toggle('like', true))

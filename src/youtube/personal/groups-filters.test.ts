@@ -98,7 +98,7 @@ describe('groups', () => {
   })
 
   test('bad input: 422 naming the field', async () => {
-    const retro = (await (await user.client.get('/api/youtube/channels/' + (await (await other.client.get('/api/youtube/subscriptions/list')).json()).channels[0].id)).json()) as { id: string }
+    const retro = t.fake.channel('@retro-motors')
     expect(await expectError(user.client.post('/api/youtube/groups', { name: 'X', channelIds: [retro.id] }), 422)).toContain('channelIds')
     expect(await expectError(patch(user.client, `/api/youtube/groups/${groupId}`, { channelIds: ['UCnothing'] }), 422)).toContain('channelIds')
     expect(await expectError(user.client.post('/api/youtube/groups', { name: 'X' }), 422)).toContain('channelIds')

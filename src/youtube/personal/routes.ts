@@ -3,7 +3,11 @@ import { currentUser, requireUser } from '../../auth/session.ts'
 import type { AppContext, AppEnv } from '../../context.ts'
 import { valid } from '../../lib/validate.ts'
 import { idParam } from '../../lib/fields.ts'
+import { fail } from '../../lib/errors.ts'
+import { videoExists } from '../queries/videos.ts'
+import { brandings } from './dearrow.ts'
 import { getDearrowMode, saveDearrowMode } from './dearrow-settings.ts'
+import { dearrowThumbnail } from './dearrow-thumbs.ts'
 import { createGroup, deleteGroup, listGroups, updateGroup } from './groups.ts'
 import { getMutedWords, mutedCounts, saveMutedWords } from './mutes.ts'
 import { dearrowBody, filtersBody, groupBody, groupPatch } from './schema.ts'
@@ -41,4 +45,16 @@ export function personalRoutes(ctx: AppContext) {
     })
     .get('/dearrow', async (c) => c.json({ mode: await getDearrowMode(db, currentUser(c).id) }, 200))
     .put('/dearrow', valid('json', dearrowBody), async (c) => c.json({ mode: await saveDearrowMode(db, currentUser(c).id, c.req.valid('json').mode) }, 200))
+    // the thumbnail DeArrow has for a video, fetched by the server: only for users who chose
+    // thumbnails, and only at the time DeArrow's vote chose (never a time a request names)
+    .get('/videos/:id/dearrow-thumbnail', valid('param', idParam), async (c) => {
+      const id = c.req.param('id')
+      const none: () => never = () => fail(404, 'No DeArrow thumbnail for this video.')
+      if (!/^[\w-]{11}$/.test(id) || !(await videoExists(db, id)) || (await getDearrowMode(db, currentUser(c).id)) !== 'titles_thumbnails') none()
+      const time = (await brandings(ctx, [id])).get(id)?.thumbnailTime
+      if (time == null) none()
+      const thumb = await dearrowThumbnail(ctx, id, time)
+      if (!thumb) none()
+      return c.body(thumb.body.buffer as ArrayBuffer, 200, { 'content-type': thumb.type, 'cache-control': 'private, max-age=86400' })
+    })
 }
