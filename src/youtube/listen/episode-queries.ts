@@ -62,7 +62,7 @@ export async function feedEpisodes(db: Tx, channelId: string, keepLast: number, 
 }
 
 /** Every enabled podcast of a followed channel, with its owner's cut. */
-export async function enabledPodcastCuts(db: Tx) {
+export async function enabledPodcastCuts(db: Tx, channelId?: string) {
   const rows = await db
     .select({ userId: youtubePodcasts.userId, channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast })
     .from(youtubePodcasts)
@@ -70,7 +70,7 @@ export async function enabledPodcastCuts(db: Tx) {
       youtubeSubscriptions,
       and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
     )
-    .where(eq(youtubePodcasts.enabled, true))
+    .where(and(eq(youtubePodcasts.enabled, true), channelId ? eq(youtubePodcasts.channelId, channelId) : undefined))
   const cuts = new Map<string, string>()
   const out = []
   for (const r of rows) {
