@@ -112,8 +112,8 @@ function Dearrow() {
           video page show DeArrow's title, and the original one is a press away (Original title). Off by default.
         </styled.p>
         <styled.ul color="fg.muted" textStyle="sm" listStyleType="disc" ps="5">
-          <li>Titles: this server asks DeArrow (sponsor.ajay.app) by a 4-character prefix of a hash of each video's id, never the id itself, and keeps the answers a few hours.</li>
-          <li>Thumbnails: DeArrow's thumbnail service (dearrow-thumb.ajay.app) is given the video's id, by this server and not by your browser.</li>
+          <li>Titles: this server asks DeArrow (sponsor.ajay.app unless the admin chose another) by a 4-character prefix of a hash of each video's id, never the id itself, and keeps the answers a few hours.</li>
+          <li>Thumbnails: DeArrow's thumbnail service (dearrow-thumb.ajay.app unless the admin chose another) is given the video's id, by this server and not by your browser.</li>
           <li>Off: nothing about your videos is sent to DeArrow.</li>
         </styled.ul>
         <SegmentedControl
