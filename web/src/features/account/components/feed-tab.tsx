@@ -11,7 +11,7 @@ import { Heading } from '~/components/ui/heading.tsx'
 import { SegmentedControl } from '~/components/ui/segmented-control.tsx'
 import { Spinner } from '~/components/ui/spinner.tsx'
 import { errorText } from '~/lib/api.ts'
-import { dearrowQuery, filtersQuery, useSaveDearrow, useSaveFilters } from '~/features/youtube/feed-settings-api.ts'
+import { dearrowQuery, filtersQuery, useSaveDearrow, useSaveFilters } from '~/lib/feed-settings-api.ts'
 
 /** Account → Feed (docs/product.md#muted-words, #dearrow): muted words and DeArrow. */
 export function FeedTab() {

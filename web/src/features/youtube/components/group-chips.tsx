@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { css } from 'styled-system/css'
 import { styled } from 'styled-system/jsx'
 import { TextLink } from '~/components/ui/text-link.tsx'
-import { groupsQuery } from '../feed-settings-api.ts'
+import { groupsQuery } from '~/lib/feed-settings-api.ts'
 
 // pills at least 32 px high (WCAG 2.5.8 asks 24), the chosen one filled; the row scrolls sideways on phones
 const chip = css({

@@ -10,7 +10,7 @@ import { DialogPanel, DialogRoot } from '~/components/ui/dialog.tsx'
 import { TextField } from '~/components/ui/field.tsx'
 import { Heading } from '~/components/ui/heading.tsx'
 import { errorText } from '~/lib/api.ts'
-import { type Group, allSubscriptionsQuery, groupsQuery, useDeleteGroup, useSaveGroup } from '../feed-settings-api.ts'
+import { type Group, allSubscriptionsQuery, groupsQuery, useDeleteGroup, useSaveGroup } from '~/lib/feed-settings-api.ts'
 
 /**
  * Subscriptions → Groups (docs/product.md#groups): the person's groups of channels, each a chip
