@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-o
 import type { Tx } from '../../db/client.ts'
 import { fallbackCategoryName } from '../categories.ts'
 import { countFilters, feedCountScope, feedPage, subscribedChannels, type FeedPlan } from './feed-plan.ts'
+import type { DearrowJson } from '../personal/dearrow.ts'
 import { youtubeMutedVideos } from '../personal/tables.ts'
 import {
   youtubeChannels,
@@ -33,6 +34,8 @@ export interface VideoJson {
   watched: string | null
   /** Direct media file (demo/test mode with YOUTUBE_MEDIA_URL), else null: play through YouTube. */
   mediaUrl: string | null
+  /** DeArrow's title and thumbnail for the user (null here; the routes fill it in: personal/dearrow.ts). */
+  dearrow: DearrowJson | null
 }
 
 /** A user's mark on the current video row, as a scalar subquery (see videoSelect). */
@@ -95,6 +98,7 @@ export function toVideoJson(row: VideoRow, mediaUrl?: string): VideoJson {
     queued: row.queued?.toISOString() ?? null,
     watched: row.watched?.toISOString() ?? null,
     mediaUrl: mediaUrl ? `${mediaUrl.replace(/\/+$/, '')}/${row.id}.webm` : null,
+    dearrow: null,
   }
 }
 
