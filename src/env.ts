@@ -145,6 +145,9 @@ const schema = z.object({
   MUSICBRAINZ_URL: z.url().default('https://musicbrainz.org'),
   COVERART_URL: z.url().default('https://coverartarchive.org'),
   SPONSORBLOCK_URL: z.url().default('https://sponsor.ajay.app'),
+  /** DeArrow's branding API (titles by hash prefix) and its thumbnail service (tests: loopback stand-ins). */
+  DEARROW_URL: z.url().default('https://sponsor.ajay.app'),
+  DEARROW_THUMB_URL: z.url().default('https://dearrow-thumb.ajay.app'),
   /** The IFrame Player API script the web player loads (tests: the fake's stand-in). */
   YOUTUBE_IFRAME_API_URL: z.url().default('https://www.youtube.com/iframe_api'),
   /** Music jobs one user may have waiting or running at once (429 beyond). */

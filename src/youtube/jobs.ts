@@ -2,7 +2,8 @@ import { youtubeMode } from './client.ts'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { JobDefinition, JobModule } from '../jobs/types.ts'
-import { log } from '../lib/logger.ts'
+import { errorFields, log } from '../lib/logger.ts'
+import { fetchAllEpisodes } from './listen/podcasts.ts'
 import { QuotaExhausted, assertQuotaLeft, quotaDay } from './quota.ts'
 import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { followedChannelIds, followers } from './queries/channels.ts'
@@ -53,10 +54,24 @@ export const refreshChannelJob: JobDefinition<z.infer<typeof refreshChannelPaylo
     const outcome = await refreshChannel(
       ctx,
       { channelId: p.channelId, dateAfter: p.dateAfter ? parseDateAfter(p.dateAfter) : undefined },
-      { signal: job.signal, onNews: (channel, videos) => notifyNewVideos(ctx, channel, videos) },
+      { signal: job.signal, onNews: (channel, videos) => afterNews(ctx, channel, videos) },
     )
     if (outcome.status === 'quota') await resumeAfterReset(ctx, outcome.resetsAt, 'channels')
   },
+}
+
+/**
+ * What a refresh that found new uploads sets off, whether a poll or a push started it: followers
+ * are told, and the channel's podcasts make their episodes now rather than at the hourly pass
+ * (docs/decisions/254). Must not throw (the refresh itself is done).
+ */
+async function afterNews(ctx: AppContext, channel: { id: string; title: string }, videos: { id: string; title: string }[]) {
+  await notifyNewVideos(ctx, channel, videos)
+  try {
+    await fetchAllEpisodes(ctx, channel.id)
+  } catch (err) {
+    log.warn('podcast episodes after a refresh failed', { channelId: channel.id, ...errorFields(err) })
+  }
 }
 
 /** One message per refresh to each follower who wants it: the new videos' titles and links. */

@@ -250,6 +250,8 @@ describe('videos', () => {
       queued: null,
       watched: null,
       mediaUrl: `${fake.mediaUrl}/${source.id}.webm`,
+      // DeArrow is off by default (docs/decisions/252)
+      dearrow: null,
     })
   })
 

@@ -16,6 +16,9 @@ import { provider } from './provider.ts'
 import { chargeUserUnits, firstRefreshUnits } from './quota.ts'
 import { channelJson, findChannelByHandle, getChannel, upsertChannels, type ChannelRow } from './queries/channels.ts'
 import { getVideo, listVideos, relatedVideos } from './queries/feed.ts'
+import { requireGroup } from './personal/groups.ts'
+import { hasMutedWords } from './personal/mutes.ts'
+import { withDearrow } from './personal/dearrow.ts'
 import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
 import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
 import { listCategories, videoExists } from './queries/videos.ts'
@@ -102,7 +105,8 @@ export function youtubeRoutes(ctx: AppContext) {
     await requireVideo(db, id)
     if (on) await addMark(db, kind, user.id, id)
     else if (!(await removeMark(db, kind, user.id, id))) fail(404, `Youtube video ${kind} not found.`)
-    return c.json((await getVideo(db, user.id, id, media))!, 200)
+    const [video] = await withDearrow(ctx, user.id, [(await getVideo(db, user.id, id, media))!])
+    return c.json(video!, 200)
   }
 
   return (
@@ -193,9 +197,13 @@ export function youtubeRoutes(ctx: AppContext) {
       .get('/videos/categories', async (c) => c.json({ categories: await listCategories(db) }, 200))
       .get('/videos/list', valid('query', videoListQuery), async (c) => {
         const q = c.req.valid('query')
+        const userId = currentUser(c).id
+        const feed = !q.channel_id && !q.liked_only && !q.queued_only
+        // a group is checked even where it does not apply, so that a bad one is never silently ignored
+        const groupId = q.group ? (await requireGroup(db, userId, q.group)).id : undefined
         const result = await listVideos(
           db,
-          currentUser(c).id,
+          userId,
           {
             page: q.page,
             perPage: q.per_page,
@@ -207,10 +215,12 @@ export function youtubeRoutes(ctx: AppContext) {
             hideShorts: q.hide_shorts,
             hideLive: q.hide_live,
             q: q.q,
+            groupId: feed ? groupId : undefined,
+            muted: feed && (await hasMutedWords(db, userId)),
           },
           media,
         )
-        return c.json(result, 200)
+        return c.json({ ...result, videos: await withDearrow(ctx, userId, result.videos) }, 200)
       })
       .get('/videos/:id', valid('param', idParam), valid('query', videoQuery), async (c) => {
         const user = currentUser(c)
@@ -218,7 +228,8 @@ export function youtubeRoutes(ctx: AppContext) {
         const video = VIDEO_ID.test(id) ? await getVideo(db, user.id, id, media) : null
         if (!video) fail(404, 'Youtube video not found.')
         const related = await relatedVideos(db, user.id, video, c.req.valid('query').related_videos_length, media)
-        return c.json({ ...video, relatedVideos: related }, 200)
+        const [shown, ...others] = await withDearrow(ctx, user.id, [video, ...related])
+        return c.json({ ...shown!, relatedVideos: others }, 200)
       })
       .put('/videos/:id/watch', valid('param', idParam), toggle('watch', true))
       .put('/videos/:id/like', valid('param', idParam), toggle('like', true))

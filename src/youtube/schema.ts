@@ -35,6 +35,7 @@ export const videoListQuery = z.object({
   hide_shorts: flag,
   hide_live: flag,
   q: printable(z.string()).max(200, 'is too long').optional(),
+  group: printable(z.string()).max(64, 'is too long').optional(),
 })
 
 export const channelRefQuery = z.object({

@@ -63,11 +63,11 @@ export async function feedEpisodes(db: Tx, channelId: string, keepLast: number, 
 }
 
 /**
- * Every enabled podcast of a followed channel, with its owner's cut. A disabled owner's are left
- * out (nothing is fetched for them) unless `withDisabled` (the cache still keeps their episodes,
- * so enabling the account again loses nothing).
+ * Every enabled podcast of a followed channel (or of `channelId` only), with its owner's cut. A
+ * disabled owner's are left out (nothing is fetched for them) unless `withDisabled` (the cache
+ * still keeps their episodes, so enabling the account again loses nothing).
  */
-export async function enabledPodcastCuts(db: Tx, opts: { withDisabled?: boolean } = {}) {
+export async function enabledPodcastCuts(db: Tx, opts: { withDisabled?: boolean; channelId?: string } = {}) {
   const rows = await db
     .select({ userId: youtubePodcasts.userId, channelId: youtubePodcasts.channelId, keepLast: youtubePodcasts.keepLast })
     .from(youtubePodcasts)
@@ -76,7 +76,13 @@ export async function enabledPodcastCuts(db: Tx, opts: { withDisabled?: boolean 
       and(eq(youtubeSubscriptions.userId, youtubePodcasts.userId), eq(youtubeSubscriptions.channelId, youtubePodcasts.channelId), isNull(youtubeSubscriptions.deletedAt)),
     )
     .innerJoin(users, eq(users.id, youtubePodcasts.userId))
-    .where(and(eq(youtubePodcasts.enabled, true), opts.withDisabled ? undefined : isNull(users.disabledAt)))
+    .where(
+      and(
+        eq(youtubePodcasts.enabled, true),
+        opts.withDisabled ? undefined : isNull(users.disabledAt),
+        opts.channelId ? eq(youtubePodcasts.channelId, opts.channelId) : undefined,
+      ),
+    )
   const cuts = new Map<string, string>()
   const out = []
   for (const r of rows) {

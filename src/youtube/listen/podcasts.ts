@@ -89,9 +89,9 @@ export async function fetchEpisodes(ctx: AppContext, channelId: string, keepLast
  * Every enabled podcast's channel (once per set of skip categories, with the largest keepLast):
  * new uploads become episodes; episodes made while SponsorBlock was down are cut now.
  */
-export async function fetchAllEpisodes(ctx: AppContext) {
+export async function fetchAllEpisodes(ctx: AppContext, channelId?: string) {
   const wanted = new Map<string, { channelId: string; cut: string; keepLast: number; userId: string }>()
-  for (const p of await enabledPodcastCuts(ctx.db)) {
+  for (const p of await enabledPodcastCuts(ctx.db, { channelId })) {
     const key = `${p.channelId}|${p.cut}`
     if ((wanted.get(key)?.keepLast ?? 0) < p.keepLast) wanted.set(key, p)
   }

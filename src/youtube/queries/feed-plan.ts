@@ -1,6 +1,7 @@
 import { and, inArray, not, sql, type SQL } from 'drizzle-orm'
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core'
 import type { Tx } from '../../db/client.ts'
+import { youtubeGroupChannels } from '../personal/tables.ts'
 import { youtubeChannelVideoCounts, youtubeSubscriptions, youtubeVideos, type VideoKind } from '../tables.ts'
 import type { VideoFilter } from './feed.ts'
 
@@ -11,8 +12,19 @@ import type { VideoFilter } from './feed.ts'
 /** `auto` picks per request; `walk` and `gather` force one way (tests compare them). */
 export type FeedPlan = 'auto' | 'walk' | 'gather'
 
-export function subscribedChannels(userId: string, column: SQL.Aliased | AnyPgColumn): SQL {
-  return sql`${column} in (select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null)`
+/**
+ * The user's followed channels (with `groupId`: those of them in that group, whose owner the route
+ * checked), as a subquery's FROM and WHERE.
+ */
+function followedFrom(userId: string, groupId?: string): SQL {
+  const s = youtubeSubscriptions
+  const g = youtubeGroupChannels
+  const inGroup = groupId ? sql` join ${g} on ${g.channelId} = ${s.channelId} and ${g.groupId} = ${groupId}` : sql``
+  return sql`${s}${inGroup} where ${s.userId} = ${userId} and ${s.deletedAt} is null`
+}
+
+export function subscribedChannels(userId: string, column: SQL.Aliased | AnyPgColumn, groupId?: string): SQL {
+  return sql`${column} in (select ${youtubeSubscriptions.channelId} from ${followedFrom(userId, groupId)})`
 }
 
 /**
@@ -20,14 +32,14 @@ export function subscribedChannels(userId: string, column: SQL.Aliased | AnyPgCo
  * scan: as a plain `in` the planner made it a semi-join, a cache lookup per index entry, twice
  * as slow on deep pages. In a WHERE both forms select the same rows (null is not true either).
  */
-const walkScope = (userId: string) => sql`(${subscribedChannels(userId, youtubeVideos.channelId)}) is true`
+const walkScope = (userId: string, groupId?: string) => sql`(${subscribedChannels(userId, youtubeVideos.channelId, groupId)}) is true`
 
 /** `column` is one of the user's channels, as an index condition: one index range per followed channel. */
-const inSubscribedArray = (userId: string, column: AnyPgColumn) =>
-  sql`${column} = any(array(select ${youtubeSubscriptions.channelId} from ${youtubeSubscriptions} where ${youtubeSubscriptions.userId} = ${userId} and ${youtubeSubscriptions.deletedAt} is null))`
+const inSubscribedArray = (userId: string, column: AnyPgColumn, groupId?: string) =>
+  sql`${column} = any(array(select ${youtubeSubscriptions.channelId} from ${followedFrom(userId, groupId)}))`
 
 /** The gathering's condition. */
-const gatherScope = (userId: string) => inSubscribedArray(userId, youtubeVideos.channelId)
+const gatherScope = (userId: string, groupId?: string) => inSubscribedArray(userId, youtubeVideos.channelId, groupId)
 
 /** The category and kind filters on youtube_channel_video_counts (or on youtube_watches, which carry both). */
 export function countFilters(f: VideoFilter, kinds: VideoKind[] | null, c: { categoryId: AnyPgColumn; kind: AnyPgColumn } = youtubeChannelVideoCounts): SQL[] {
@@ -42,7 +54,7 @@ export function countFilters(f: VideoFilter, kinds: VideoKind[] | null, c: { cat
  * few rows per followed channel (a hashed join read every channel's rows: 1.6 → 1.2 ms on the bench).
  */
 export function feedCountScope(userId: string, f: VideoFilter, kinds: VideoKind[] | null): SQL[] {
-  return [inSubscribedArray(userId, youtubeChannelVideoCounts.channelId), ...countFilters(f, kinds)]
+  return [inSubscribedArray(userId, youtubeChannelVideoCounts.channelId, f.groupId), ...countFilters(f, kinds)]
 }
 
 /**
@@ -61,9 +73,10 @@ export function feedPage(
 ) {
   // title words: the title index finds the rows (docs/decisions/090), a semi-join keeps the user's
   // (a hash join, leaner than the walk's filter over the fenced rows: 1M rows for a word of every title)
-  if (o.words) return { page: o.paged(subscribedChannels(userId, youtubeVideos.channelId)).as('page'), depth: null }
-  if (o.plan === 'walk') return { page: o.paged(walkScope(userId)).as('page'), depth: null }
-  if (o.plan === 'gather') return { page: o.paged(gatherScope(userId)).as('page'), depth: null }
+  const g = f.groupId
+  if (o.words) return { page: o.paged(subscribedChannels(userId, youtubeVideos.channelId, g)).as('page'), depth: null }
+  if (o.plan === 'walk') return { page: o.paged(walkScope(userId, g)).as('page'), depth: null }
+  if (o.plan === 'gather') return { page: o.paged(gatherScope(userId, g)).as('page'), depth: null }
   const c = youtubeChannelVideoCounts
   const reach = f.page * f.perPage
   const depth = db.$with('feed_depth').as(
@@ -78,8 +91,8 @@ export function feedPage(
   )
   const deep = sql`(select ${depth.deep} from ${depth})`
   const page = o
-    .paged(and(walkScope(userId), not(deep)))
-    .unionAll(o.paged(and(gatherScope(userId), deep)))
+    .paged(and(walkScope(userId, g), not(deep)))
+    .unionAll(o.paged(and(gatherScope(userId, g), deep)))
     .as('page')
   return { page, depth }
 }

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-o
 import type { Tx } from '../../db/client.ts'
 import { fallbackCategoryName } from '../categories.ts'
 import { countFilters, feedCountScope, feedPage, subscribedChannels, type FeedPlan } from './feed-plan.ts'
+import type { DearrowJson } from '../personal/dearrow.ts'
+import { youtubeMutedVideos } from '../personal/tables.ts'
 import {
   youtubeChannels,
   youtubeChannelVideoCounts,
@@ -32,6 +34,8 @@ export interface VideoJson {
   watched: string | null
   /** Direct media file (demo/test mode with YOUTUBE_MEDIA_URL), else null: play through YouTube. */
   mediaUrl: string | null
+  /** DeArrow's title and thumbnail for the user (null here; the routes fill it in: personal/dearrow.ts). */
+  dearrow: DearrowJson | null
 }
 
 /** A user's mark on the current video row, as a scalar subquery (see videoSelect). */
@@ -94,6 +98,7 @@ export function toVideoJson(row: VideoRow, mediaUrl?: string): VideoJson {
     queued: row.queued?.toISOString() ?? null,
     watched: row.watched?.toISOString() ?? null,
     mediaUrl: mediaUrl ? `${mediaUrl.replace(/\/+$/, '')}/${row.id}.webm` : null,
+    dearrow: null,
   }
 }
 
@@ -123,6 +128,10 @@ export interface VideoFilter {
   hideLive?: boolean
   /** Words of the title (each matched as a word prefix). */
   q?: string
+  /** The subscription feed only: that group's channels (its owner checked by the caller). */
+  groupId?: string
+  /** The subscription feed only: leave out what the user's muted words hide (set when the user has any). */
+  muted?: boolean
 }
 
 /** `q` as a tsquery of word prefixes ('simple' configuration, as the index); null when it has no word. */
@@ -146,6 +155,10 @@ function shownKinds(f: VideoFilter): VideoKind[] | null {
  */
 const notWatched = (userId: string) =>
   sql`not (${youtubeVideos.id} in (select ${youtubeWatches.videoId} from ${youtubeWatches} where ${youtubeWatches.userId} = ${userId}))`
+
+/** The videos the user's muted words hide, as a hashed filter like notWatched (docs/decisions/251). */
+const notMuted = (userId: string) =>
+  sql`not (${youtubeVideos.id} in (select ${youtubeMutedVideos.videoId} from ${youtubeMutedVideos} where ${youtubeMutedVideos.userId} = ${userId}))`
 
 /**
  * The feed's two queries (a page of rows, the total count), unexecuted so the
@@ -172,6 +185,8 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
   const where: SQL[] = own.filter((c) => c !== titleMatch)
   if (f.channelId) where.push(eq(youtubeVideos.channelId, f.channelId))
   if (f.hideWatched) where.push(notWatched(userId))
+  const feed = !f.channelId && !marked
+  if (feed && f.muted) where.push(notMuted(userId))
   const [k1, k2, direction] = f.likedOnly
     ? [youtubeLikes.createdAt, youtubeLikes.videoId, desc]
     : f.queuedOnly
@@ -202,7 +217,6 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
       .orderBy(direction(k1), direction(k2))
       .limit(f.perPage)
       .offset((f.page - 1) * f.perPage)
-  const feed = !f.channelId && !marked
   const countScope = () => feedCountScope(userId, f, kinds)
   const { page, depth } = feed ? feedPage(db, userId, f, { paged, countScope, words: !!words, plan }) : { page: paged().as('page'), depth: null }
   const rows = (depth ? db.with(depth) : db)
@@ -214,7 +228,7 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
 
   // title words: count the matching rows themselves (the GIN index finds them)
   if (words) {
-    return { rows, total: db.select({ n: count() }).from(matching(feed ? subscribedChannels(userId, youtubeVideos.channelId) : undefined).as('matching')) }
+    return { rows, total: db.select({ n: count() }).from(matching(feed ? subscribedChannels(userId, youtubeVideos.channelId, f.groupId) : undefined).as('matching')) }
   }
   if (!marked) {
     // channel feeds count from the per-channel, per-category, per-kind totals,
@@ -226,12 +240,26 @@ export function feedQueries(db: Tx, userId: string, f: VideoFilter, plan: FeedPl
     const watched = f.hideWatched
       ? sql`(select count(*) from ${w} where ${and(
           eq(w.userId, userId),
-          f.channelId ? eq(w.channelId, f.channelId) : subscribedChannels(userId, w.channelId),
+          f.channelId ? eq(w.channelId, f.channelId) : subscribedChannels(userId, w.channelId, f.groupId),
           ...countFilters(f, kinds, w),
         )})`
       : sql`0`
+    // muted videos count like watches (each row carries its video's channel, category and kind);
+    // one both watched and muted is taken off once
+    const m = youtubeMutedVideos
+    const muted =
+      feed && f.muted
+        ? sql`(select count(*) from ${m} where ${and(
+            eq(m.userId, userId),
+            subscribedChannels(userId, m.channelId, f.groupId),
+            ...countFilters(f, kinds, m),
+            ...(f.hideWatched
+              ? [sql`not (${m.videoId} in (select ${w.videoId} from ${w} where ${w.userId} = ${userId}))`]
+              : []),
+          )})`
+        : sql`0`
     const total = db
-      .select({ n: sql<number>`coalesce(sum(${c.videos}), 0) - ${watched}`.mapWith(Number) })
+      .select({ n: sql<number>`coalesce(sum(${c.videos}), 0) - ${watched} - ${muted}`.mapWith(Number) })
       .from(c)
       .where(and(...countWhere))
     return { rows, total }

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
+import { muteChannelFor } from '../personal/mutes.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeUserChannels } from '../tables.ts'
 
 // Subscriptions, and the YouTube channel a user syncs them from.
@@ -52,7 +53,10 @@ export async function subscribe(db: Tx, userId: string, channelId: string, sourc
       setWhere: sql`${youtubeSubscriptions.deletedAt} is not null or (excluded.source = 'manual' and ${youtubeSubscriptions.source} = 'sync')`,
     })
     .returning({ revived: sql<boolean>`xmax = 0 or ${youtubeSubscriptions.createdAt} = now()` })
-  return rows.some((r) => r.revived)
+  const revived = rows.some((r) => r.revived)
+  // the channel's stored videos the user's muted words hide (docs/decisions/251)
+  if (revived) await muteChannelFor(db, userId, channelId)
+  return revived
 }
 
 /** Soft removal; false when there was no active subscription. */

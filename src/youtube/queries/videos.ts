@@ -2,6 +2,8 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
 import type { ApiVideo } from '../client.ts'
 import { fallbackCategoryName } from '../categories.ts'
+import { muteNewVideos } from '../personal/mutes.ts'
+import { youtubeMutedVideos } from '../personal/tables.ts'
 import { youtubeChannelVideoCounts, youtubeVideoCategories, youtubeVideos, youtubeWatches, type VideoKind } from '../tables.ts'
 
 // Storing videos and their categories.
@@ -26,6 +28,8 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]
   }
   const counts = new Map<string, { channelId: string; categoryId: number; kind: VideoKind; videos: number }>()
   const added: string[] = []
+  const titles = new Map(videos.map((v) => [v.id, v.title]))
+  const stored: Parameters<typeof muteNewVideos>[1] = []
   for (let i = 0; i < videos.length; i += 500) {
     const rows = await db
       .insert(youtubeVideos)
@@ -34,6 +38,7 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]
       .returning({ id: youtubeVideos.id, channelId: youtubeVideos.channelId, categoryId: youtubeVideos.categoryId, kind: youtubeVideos.kind })
     for (const { id, ...r } of rows) {
       added.push(id)
+      stored.push({ id, title: titles.get(id) ?? '', ...r })
       const key = `${r.channelId}/${r.categoryId}/${r.kind}`
       const entry = counts.get(key) ?? { ...r, videos: 0 }
       entry.videos++
@@ -50,6 +55,8 @@ export async function insertVideos(db: Tx, videos: ApiVideo[]): Promise<string[]
         set: { videos: sql`${youtubeChannelVideoCounts.videos} + excluded.videos` },
       })
   }
+  // followers' muted words, worked out once per new video (docs/decisions/251)
+  await muteNewVideos(db, stored)
   return added
 }
 
@@ -99,6 +106,7 @@ export async function updateVideoKinds(db: Tx, videos: ApiVideo[]): Promise<numb
     if (old.kind === v.kind) continue
     // the video's watches carry its kind (hide_watched's count: docs/decisions/130)
     await db.update(youtubeWatches).set({ kind: v.kind }).where(eq(youtubeWatches.videoId, v.id))
+    await db.update(youtubeMutedVideos).set({ kind: v.kind }).where(eq(youtubeMutedVideos.videoId, v.id))
     const key = (kind: VideoKind) =>
       and(eq(youtubeChannelVideoCounts.channelId, old.channelId), eq(youtubeChannelVideoCounts.categoryId, old.categoryId), eq(youtubeChannelVideoCounts.kind, kind))
     await db

@@ -19,6 +19,8 @@ export type VideoFilters = {
   q: string
   /** The channel page lists one channel's videos. */
   channelId?: string
+  /** The feed: only this group's channels. */
+  group?: string
 }
 
 const fetchVideoList = (f: VideoFilters, signal?: AbortSignal) =>
@@ -37,6 +39,7 @@ const fetchVideoList = (f: VideoFilters, signal?: AbortSignal) =>
           hide_shorts: f.hideShorts ? 'true' : '',
           hide_live: f.hideLive ? 'true' : '',
           ...(f.q ? { q: f.q } : {}),
+          ...(f.group ? { group: f.group } : {}),
         },
       },
       { init: { signal } },
@@ -65,6 +68,7 @@ export function listIdentity(f: VideoFilters) {
     hideLive: f.hideLive,
     q: f.q,
     channelId: f.channelId ?? null,
+    group: f.group ?? null,
   }
 }
 

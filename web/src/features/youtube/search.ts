@@ -19,6 +19,8 @@ export type VideoListSearch = {
   hideLive?: boolean
   /** Words of the title. */
   q?: string
+  /** A group of channels (the feed only). */
+  group?: string
 }
 
 // hand-written rather than zod: validateSearch is part of the first bundle
@@ -32,6 +34,7 @@ export const videoListSearch = searchValidator<VideoListSearch>({
   hideShorts: optionalBoolean,
   hideLive: optionalBoolean,
   q: (v) => optionalString(v)?.slice(0, 200),
+  group: (v) => optionalString(v)?.slice(0, 64),
 })
 
 /** Category ids (whole numbers ≥ 0); one bad entry drops the whole list. */
@@ -53,6 +56,7 @@ export function filtersFrom(search: VideoListSearch, channelId?: string): VideoF
     hideLive: search.hideLive ?? false,
     q: search.q?.trim() ?? '',
     channelId,
+    group: channelId ? undefined : search.group || undefined,
   }
 }
 
@@ -66,6 +70,7 @@ export function withFilter(search: VideoListSearch, change: Omit<VideoListSearch
   if (next.queuedOnly === false) next.queuedOnly = undefined
   for (const key of ['hideWatched', 'hideShorts', 'hideLive'] as const) if (next[key] === false) next[key] = undefined
   if (!next.q?.trim()) next.q = undefined
+  if (!next.group) next.group = undefined
   if (next.videoCategories?.length === 0) next.videoCategories = undefined
   return next
 }

@@ -4,6 +4,7 @@ import { TabsContent, TabsIndicator, TabsList, TabsRoot, TabsTrigger } from '~/c
 import type { SessionUser } from '~/lib/session.ts'
 import { AccountTab } from './account-tab.tsx'
 import { ApiTokensTab } from './api-tokens-tab.tsx'
+import { FeedTab } from './feed-tab.tsx'
 import { LegalTab } from './legal-tab.tsx'
 import { MusicPlayersTab } from './music-players-tab.tsx'
 import { NotificationsTab } from './notifications-tab.tsx'
@@ -44,6 +45,7 @@ export function AccountPage({
           <TabsTrigger value="podcasts">Podcasts</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="sponsorblock">SponsorBlock</TabsTrigger>
+          <TabsTrigger value="feed">Feed</TabsTrigger>
           <TabsTrigger value="legal">Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
@@ -67,6 +69,9 @@ export function AccountPage({
         </TabsContent>
         <TabsContent value="sponsorblock">
           <SponsorblockTab />
+        </TabsContent>
+        <TabsContent value="feed">
+          <FeedTab />
         </TabsContent>
         <TabsContent value="legal">
           <LegalTab />

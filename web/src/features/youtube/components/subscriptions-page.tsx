@@ -14,6 +14,7 @@ import { errorText } from '~/lib/api.ts'
 import { subscriptionsQuery } from '../api.ts'
 import { useChannelListen } from '../live.ts'
 import { CardLink, channelPath } from './card-link.tsx'
+import { GroupsSection } from './groups-section.tsx'
 import { PodcastSwitch } from './podcast-switch.tsx'
 import { UnsubscribeDialog } from './unsubscribe-dialog.tsx'
 import { UpdateSubscriptionsDialog } from './update-subscriptions-dialog.tsx'
@@ -46,6 +47,7 @@ export function SubscriptionsPage() {
         </>
       }
     >
+      <GroupsSection />
       {list.isPending && <PageSpinner label="Loading subscriptions" />}
       {list.isError && !list.data && <Alert status="error">{errorText(list.error)}</Alert>}
       {list.isSuccess && channels.length === 0 && (

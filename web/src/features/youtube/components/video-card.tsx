@@ -1,5 +1,5 @@
-import { EyeIcon, HeartIcon, ListMinusIcon, ListPlusIcon, Music2Icon, PlayIcon } from 'lucide-react'
-import { memo } from 'react'
+import { EyeIcon, HeartIcon, ListMinusIcon, ListPlusIcon, Music2Icon, PlayIcon, SparklesIcon } from 'lucide-react'
+import { memo, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import { formatTime } from '~/player/logic.ts'
 import type { MarkChange, Video } from '../api.ts'
@@ -119,21 +119,23 @@ export type VideoCardProps = {
  */
 export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardProps) {
   const Icon = categoryIcon(video.category.id)
+  const [original, setOriginal] = useState(false)
+  const { title, thumbnail } = shownBranding(video, original)
   const liked = !!video.liked
   const queued = !!video.queued
   const watchedText = video.watched ? `Watched on ${localDate(video.watched)}` : ''
   return (
     <article
       className={card}
-      aria-label={video.title}
+      aria-label={title}
       data-video-id={video.id}
       data-queued={queued ? '' : undefined}
       data-watched={video.watched ? '' : undefined}
       data-liked={liked ? '' : undefined}
     >
       <div className={thumbBox}>
-        <img className={thumbImg} src={video.thumbnail} alt="" loading="lazy" decoding="async" width="480" height="270" />
-        <CardLink href={videoPath(video.id)} className={overlay} aria-label={`Play ${video.title}`} tabIndex={-1}>
+        <img className={thumbImg} src={thumbnail} alt="" loading="lazy" decoding="async" width="480" height="270" />
+        <CardLink href={videoPath(video.id)} className={overlay} aria-label={`Play ${title}`} tabIndex={-1}>
           <PlayIcon aria-hidden />
         </CardLink>
         <button
@@ -182,8 +184,8 @@ export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardP
         </CardLink>
         <div className={metaText}>
           <CardLink href={videoPath(video.id)} className={textLink}>
-            <span className={titleText} title={video.title}>
-              {video.title}
+            <span className={titleText} title={title}>
+              {title}
             </span>
           </CardLink>
           <CardLink href={channelPath(video.channel.id)} className={textLink}>
@@ -193,11 +195,37 @@ export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardP
             {localDate(video.publishedAt)}
           </time>
         </div>
+        {video.dearrow && <DearrowToggle original={original} onChange={setOriginal} />}
         <SaveAsTrackLink video={video} />
       </div>
     </article>
   )
 })
+
+/** The title and thumbnail shown: DeArrow's where it has one (docs/product.md#dearrow), unless the original was asked for. */
+export function shownBranding(video: Video, original: boolean): { title: string; thumbnail: string } {
+  const d = original ? null : video.dearrow
+  return { title: d?.title || video.title, thumbnail: d?.thumbnail || video.thumbnail }
+}
+
+/** DeArrow's title and thumbnail or the uploader's: one press away, on the card and the video page. */
+export function DearrowToggle({ original, onChange, label }: { original: boolean; onChange(original: boolean): void; label?: boolean }) {
+  // one name, its state in aria-pressed: pressed shows the uploader's own title and thumbnail
+  const name = 'Original title'
+  return (
+    <button
+      type="button"
+      className={saveLink}
+      aria-label={label ? undefined : name}
+      aria-pressed={original}
+      data-tooltip={label ? undefined : original ? 'Title as uploaded' : 'Title from DeArrow'}
+      onClick={() => onChange(!original)}
+    >
+      <SparklesIcon aria-hidden />
+      {label && 'Original title'}
+    </button>
+  )
+}
 
 const saveLink = css({
   display: 'inline-flex',

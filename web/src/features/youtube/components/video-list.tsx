@@ -10,6 +10,7 @@ import { errorText } from '~/lib/api.ts'
 import { TextLink } from '~/components/ui/text-link.tsx'
 import { type MarkChange, type Video, type VideoFilters, categoriesQuery, listIdentity, useToggleMark, videoListQuery, youtubeModeQuery } from '../api.ts'
 import { type VideoListSearch, categoryIds, categoryOptions as toCategoryOptions, filtersFrom, pickedCategoryOptions, withFilter, withPage } from '../search.ts'
+import { GroupChips } from './group-chips.tsx'
 import { TitleSearch } from './title-search.tsx'
 import { VideoCard } from './video-card.tsx'
 import { CardCell, CardGrid } from './video-grid.tsx'
@@ -113,6 +114,7 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
 
   return (
     <styled.section display="flex" flexDirection="column" gap="6" aria-label="Video list" aria-busy={list.isFetching}>
+      {!channelId && <GroupChips value={filters.group} onChange={(group) => onSearchChange(withFilter(search, { group }))} />}
       <styled.div display="flex" alignItems="flex-end" columnGap="6" rowGap="4" flexWrap="wrap">
         <styled.div display="flex" alignItems="center" columnGap={{ base: '4', md: '6' }} rowGap="3" flexWrap="wrap" minH="10">
           <Checkbox checked={filters.likedOnly} onCheckedChange={(d) => onSearchChange(withFilter(search, { likedOnly: d.checked === true }))}>

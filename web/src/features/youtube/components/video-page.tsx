@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { EyeIcon, HeartIcon, KeyboardIcon, ListMinusIcon, ListPlusIcon } from 'lucide-react'
+import { EyeIcon, HeartIcon, KeyboardIcon, ListMinusIcon, ListPlusIcon, SparklesIcon } from 'lucide-react'
 import { useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
@@ -63,6 +63,9 @@ function VideoView({ video }: { video: VideoDetail }) {
 
   const liked = !!video.liked
   const queued = !!video.queued
+  // DeArrow's title (docs/product.md#dearrow), the uploader's one press away
+  const [original, setOriginal] = useState(false)
+  const shownTitle = (!original && video.dearrow?.title) || video.title
   return (
     <styled.div display="flex" flexDirection="column" gap="6">
       <styled.div
@@ -92,7 +95,7 @@ function VideoView({ video }: { video: VideoDetail }) {
       <SegmentNoticeView notice={segments.notice} onGoBack={segments.goBack} onDismiss={segments.dismiss} />
 
       <styled.div display="flex" flexDirection="column" gap="4" maxW="5xl">
-        <Heading size="xl">{video.title}</Heading>
+        <Heading size="xl">{shownTitle}</Heading>
         <styled.div display="flex" alignItems="center" justifyContent="space-between" gap="4" flexWrap="wrap">
           <styled.div display="flex" alignItems="center" gap="3" minW="0">
             <Link to="/youtube/channel/$id" params={{ id: video.channel.id }} aria-label={video.channel.title}>
@@ -110,6 +113,14 @@ function VideoView({ video }: { video: VideoDetail }) {
             </styled.div>
           </styled.div>
           <styled.div display="flex" alignItems="center" gap="2" flexWrap="wrap" role="group" aria-label="Video actions">
+            {video.dearrow?.title && (
+              <Tooltip content={original ? 'Title as uploaded' : 'Title from DeArrow'}>
+                <Button variant={original ? 'subtle' : 'outline'} size="sm" aria-pressed={original} onClick={() => setOriginal(!original)}>
+                  <SparklesIcon />
+                  Original title
+                </Button>
+              </Tooltip>
+            )}
             <Tooltip content={liked ? `Liked on ${localDate(video.liked!)}` : 'Like'}>
               <Button variant={liked ? 'subtle' : 'outline'} size="sm" aria-pressed={liked} onClick={() => onToggle({ id: video.id, kind: 'like', on: !liked })}>
                 <HeartIcon fill={liked ? 'currentColor' : 'none'} />
