@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
 import { runProcess } from '../lib/process.ts'
 import { inside, jobDir, mimeOf } from '../music/files.ts'
+import { fetchJobFiles } from '../music/stored.ts'
 
 /** Largest `size` getCoverArt scales to; larger asks get the stored artwork. */
 export const MAX_COVER_SIZE = 2048
@@ -15,11 +16,13 @@ const making = new Map<string, Promise<string | null>>()
  * makes new ones; the folder goes with the job).
  */
 export async function coverFile(
-  ctx: Pick<AppContext, 'env' | 'tools'>,
+  ctx: Pick<AppContext, 'env' | 'tools' | 'storage'>,
   job: { userId: string; jobId: string; artworkFile: string },
   size: number | undefined,
 ): Promise<{ path: string; type: string } | null> {
   const dir = jobDir(ctx.env.DATA_DIR, job.userId, job.jobId)
+  // STORAGE=s3: the artwork is fetched into the job folder, where the scaled sizes are kept as a cache
+  await fetchJobFiles(ctx, { userId: job.userId, id: job.jobId }, [job.artworkFile])
   const original = inside(dir, job.artworkFile)
   const info = await stat(original).catch(() => null)
   if (!info?.isFile()) return null
