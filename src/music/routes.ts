@@ -33,8 +33,6 @@ export function musicRoutes(ctx: AppContext) {
   const lookups = new LookupService(ctx)
   const musicbrainz = new MusicBrainz(env, ctx.allow)
   const tagReads = new CallLimit(env.TAGS_CONCURRENCY, 2)
-  /** S3_PRESIGN=on: file GETs answer 302 to the store (src/lib/send-file.ts). */
-  const presign = env.S3_PRESIGN === 'on'
 
   /** The signed-in user's job, or 404 (another user's job does not exist for them). */
   const ownJob = async (userId: string, id: string) => {
@@ -73,7 +71,7 @@ export function musicRoutes(ctx: AppContext) {
       return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.outputFile), {
         filename: row.outputFile.split('/').pop()!,
         type: mimeOf(row.outputFile),
-        presign,
+        presign: env.S3_PRESIGN === 'on',
       })
     })
     .get('/jobs/:id/tracks/:n/download', async (c) => {
@@ -83,7 +81,7 @@ export function musicRoutes(ctx: AppContext) {
       return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, track.file), {
         filename: track.file.split('/').pop()!,
         type: 'audio/mpeg',
-        presign,
+        presign: env.S3_PRESIGN === 'on',
       })
     })
     .patch('/jobs/:id', valid('json', musicJobPatch), async (c) => {
@@ -97,7 +95,7 @@ export function musicRoutes(ctx: AppContext) {
       const local = await stat(inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile)).catch(() => null)
       const opts = { filename: row.originalFilename || row.uploadFile, type: mimeOf(row.uploadFile) }
       if (local?.isFile() && !row.completed) return sendFile(c.req.raw, inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile), opts)
-      return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.uploadFile), { ...opts, presign })
+      return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.uploadFile), { ...opts, presign: env.S3_PRESIGN === 'on' })
     })
     .get('/jobs/:id/artwork', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
@@ -106,7 +104,7 @@ export function musicRoutes(ctx: AppContext) {
       return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.artworkFile), {
         filename: row.artworkFile,
         type: mimeOf(row.artworkFile),
-        presign,
+        presign: env.S3_PRESIGN === 'on',
       })
     })
     .get('/grouping', valid('query', videoUrlQuery), async (c) => {
