@@ -74,6 +74,8 @@ export async function adminStatus(ctx: AppContext) {
     diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
+    // the store, checked again when the last check is a minute old (the status never waits past its bound)
+    ctx.storage.fresh(60_000),
   ])
   return {
     version: embedded()?.version ?? pkg.version,
@@ -96,6 +98,8 @@ export async function adminStatus(ctx: AppContext) {
     },
     schedules,
     disk,
+    // kind, endpoint, bucket, ok, checkedAt, lastError: never a key
+    storage: ctx.storage.status(),
   }
 }
 

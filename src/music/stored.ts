@@ -1,11 +1,7 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import { createWriteStream } from 'node:fs'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { rm, stat } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
 import { log } from '../lib/logger.ts'
-import { whileUnavailable } from '../storage/index.ts'
+import { saveToDisk, whileUnavailable } from '../storage/index.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 
 /**
@@ -46,17 +42,7 @@ export async function fetchJobFiles(ctx: Pick<AppContext, 'env' | 'storage'>, jo
   for (const name of names) {
     const path = inside(dir, name)
     if ((await stat(path).catch(() => null))?.isFile()) continue
-    const got = await ctx.storage.store.get(jobKey(job.userId, job.id, name))
-    if (!got) continue
-    await mkdir(dirname(path), { recursive: true })
-    const tmp = `${path}.fetch-${crypto.randomUUID()}`
-    try {
-      // biome-ignore lint/suspicious/noExplicitAny: web to node stream
-      await pipeline(Readable.fromWeb(got.body as any), createWriteStream(tmp))
-      await rename(tmp, path)
-    } finally {
-      await rm(tmp, { force: true })
-    }
+    await saveToDisk(ctx.storage.store, jobKey(job.userId, job.id, name), path)
   }
 }
 

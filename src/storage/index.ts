@@ -1,3 +1,8 @@
+import { createWriteStream } from 'node:fs'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import type { Env } from '../env.ts'
 import { log } from '../lib/logger.ts'
 import { LocalStore } from './local.ts'
@@ -55,6 +60,12 @@ export class Storage {
         this.checking = null
       })
     return this.checking
+  }
+
+  /** A check unless the last one is younger than `maxAgeMs`. */
+  async fresh(maxAgeMs: number): Promise<void> {
+    const at = this.state.checkedAt ? Date.parse(this.state.checkedAt) : 0
+    if (Date.now() - at >= maxAgeMs) await this.check()
   }
 
   start(): void {
@@ -138,6 +149,22 @@ export function createStorage(env: Env, kind: Env['STORAGE'] = env.STORAGE): Sto
     return new Storage(store, { endpoint: env.S3_ENDPOINT, bucket: env.S3_BUCKET })
   }
   return new Storage(new LocalStore(env.DATA_DIR), { endpoint: null, bucket: null })
+}
+
+/** Copies a stored object to `path` (whole or not at all); false when there is no such object. */
+export async function saveToDisk(store: Store, key: string, path: string): Promise<boolean> {
+  const got = await store.get(key)
+  if (!got) return false
+  await mkdir(dirname(path), { recursive: true })
+  const tmp = `${path}.fetch-${crypto.randomUUID()}`
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: web to node stream
+    await pipeline(Readable.fromWeb(got.body as any), createWriteStream(tmp))
+    await rename(tmp, path)
+  } finally {
+    await rm(tmp, { force: true })
+  }
+  return true
 }
 
 /** Waits while the store is unreachable (jobs: "wait and retry for as long as it lasts"); a refusal is thrown. */

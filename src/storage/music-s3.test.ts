@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { startTestS3, type TestS3 } from '../../tests/support/s3.ts'
 import { listJobs, musicForm, postForm, startMusicTestApp, userIdOf, waitForJob, type MusicTestApp } from '../../tests/support/music.ts'
 import { jobDir } from '../music/files.ts'
+import { signUpAdmin } from '../../tests/support/youtube.ts'
 import { S3Store } from './s3.ts'
 
 /**
@@ -56,7 +57,7 @@ describe('music jobs with STORAGE=s3', () => {
     expect(existsSync(jobDir(t.ctx.env.DATA_DIR, user, id))).toBe(false)
 
     const stored = new Uint8Array(await new Response((await bucket.get(`music/${user}/${id}/output/A - Stored.mp3`))!.body).arrayBuffer())
-    const whole = await t.alice.get(job.downloadUrl!)
+    const whole = await t.alice.request(job.downloadUrl!)
     expect(whole.status).toBe(200)
     expect(whole.headers.get('content-type')).toBe('audio/mpeg')
     expect(whole.headers.get('accept-ranges')).toBe('bytes')
@@ -82,11 +83,11 @@ describe('music jobs with STORAGE=s3', () => {
     expect(beyond.headers.get('content-range')).toBe(`bytes */${stored.length}`)
 
     for (const route of ['artwork', 'upload']) {
-      const res = await t.alice.get(`/api/music/jobs/${id}/${route}`)
+      const res = await t.alice.request(`/api/music/jobs/${id}/${route}`)
       expect(res.status).toBe(200)
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0)
     }
-    expect(Buffer.from(await (await t.alice.get(`/api/music/jobs/${id}/artwork`)).arrayBuffer()).equals(readFileSync(t.files.jpg))).toBe(true)
+    expect(Buffer.from(await (await t.alice.request(`/api/music/jobs/${id}/artwork`)).arrayBuffer()).equals(readFileSync(t.files.jpg))).toBe(true)
     // every request the app made was signed right
     expect(s3.badSignatures).toBe(0)
   })
@@ -96,7 +97,7 @@ describe('music jobs with STORAGE=s3', () => {
     const job = await waitForJob(t.alice, id)
     t.ctx.env.S3_PRESIGN = 'on'
     try {
-      const res = await t.alice.get(job.downloadUrl!)
+      const res = await t.alice.request(job.downloadUrl!)
       expect(res.status).toBe(302)
       const url = new URL(res.headers.get('location')!)
       expect(url.origin).toBe(s3.endpoint)
@@ -106,7 +107,7 @@ describe('music jobs with STORAGE=s3', () => {
       expect((await direct.arrayBuffer()).byteLength).toBe(10)
       expect((await t.alice.request(job.downloadUrl!, { method: 'HEAD' })).status).toBe(200)
       // another user's job is 404, never a redirect
-      const other = await t.alice.get(`/api/music/jobs/00000000-0000-4000-8000-000000000000/download`)
+      const other = await t.alice.request(`/api/music/jobs/00000000-0000-4000-8000-000000000000/download`)
       expect(other.status).toBe(404)
     } finally {
       t.ctx.env.S3_PRESIGN = 'off'
@@ -119,15 +120,25 @@ describe('music jobs with STORAGE=s3', () => {
     await s3.stop()
     try {
       const started = Date.now()
-      const res = await t.alice.get(job.downloadUrl!)
+      const res = await t.alice.request(job.downloadUrl!)
       expect(res.status).toBe(503)
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/)
       expect(await res.json()).toEqual({ detail: 'Storage is unavailable.' })
       expect(Date.now() - started).toBeLessThan(30_000)
+      // the admin status says so (after the failed call), without a key
+      const { client: admin } = await signUpAdmin(t)
+      const status = await admin.request('/api/admin/status')
+      expect(status.status).toBe(200)
+      const text = await status.text()
+      expect(text).not.toContain(s3.secretAccessKey)
+      const { storage } = JSON.parse(text) as { storage: Record<string, unknown> }
+      expect(storage).toMatchObject({ kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, ok: false })
+      expect(storage.lastError).toContain('did not answer')
+      expect(typeof storage.checkedAt).toBe('string')
     } finally {
       await s3.start()
     }
-    expect((await t.alice.get(job.downloadUrl!)).status).toBe(200)
+    expect((await t.alice.request(job.downloadUrl!)).status).toBe(200)
   })
 
   test('the store stopped during a job: the job waits, is not finished meanwhile, and finishes once it is back', async () => {
@@ -147,7 +158,7 @@ describe('music jobs with STORAGE=s3', () => {
     }
     const job = await waitForJob(t.alice, id!, 60_000)
     expect(job.completed).not.toBeNull()
-    expect((await t.alice.get(job.downloadUrl!)).status).toBe(200)
+    expect((await t.alice.request(job.downloadUrl!)).status).toBe(200)
   })
 
   test('deleting a job removes its objects', async () => {
@@ -157,6 +168,6 @@ describe('music jobs with STORAGE=s3', () => {
     expect((await keysOf(`music/${user}/${id}/`)).length).toBe(3)
     expect((await t.alice.delete(`/api/music/jobs/${id}/delete`)).status).toBe(200)
     expect(await keysOf(`music/${user}/${id}/`)).toEqual([])
-    expect((await t.alice.get(`/api/music/jobs/${id}/download`)).status).toBe(404)
+    expect((await t.alice.request(`/api/music/jobs/${id}/download`)).status).toBe(404)
   })
 })

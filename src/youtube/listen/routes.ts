@@ -1,15 +1,14 @@
-import { join } from 'node:path'
 import { Hono } from 'hono'
 import { currentUser, requireUser } from '../../auth/session.ts'
 import type { AppContext, AppEnv } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { idParam } from '../../lib/fields.ts'
-import { sendFile } from '../../lib/send-file.ts'
+import { sendStored } from '../../lib/send-file.ts'
 import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
-import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
+import { audioJson, audioKey, getAudio, markPlayed, requestAudio } from './audio.ts'
 import { fetchUserEpisodes, podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
@@ -61,7 +60,12 @@ export function listenRoutes(ctx: AppContext) {
       if (row?.state !== 'ready' || !row.file) fail(404, 'Audio not ready.')
       let res: Response
       try {
-        res = await sendFile(c.req.raw, join(audioDir(ctx), row.file), { filename: row.file, type: row.contentType ?? 'application/octet-stream', inline: true })
+        res = await sendStored(c.req.raw, ctx.storage.store, audioKey(row.file), {
+          filename: row.file,
+          type: row.contentType ?? 'application/octet-stream',
+          inline: true,
+          presign: ctx.env.S3_PRESIGN === 'on',
+        })
       } catch {
         // removed from the cache meanwhile
         fail(404, 'Audio not ready.')
