@@ -18,7 +18,7 @@ let t: MusicTestApp
 
 beforeAll(async () => {
   ;[s3, t] = await Promise.all([startTestS3(), startMusicTestApp()])
-}, 90_000)
+}, 240_000)
 afterAll(async () => {
   await t?.close()
   await s3?.close()
