@@ -61,6 +61,9 @@ export async function sendStored(req: Request, store: Store, key: string, opts: 
       if (url) return new Response(null, { status: 302, headers: { Location: url, 'Cache-Control': 'private, no-store' } })
     }
     return await answer(req, info, opts, async (range) => {
+      // the store answered HEAD just now: its bytes are streamed by the runtime as they are read
+      if (!info.cached) return store.open(key, range)
+      // a kept HEAD proves nothing about now: the first bytes are read before the answer starts
       const got = await store.get(key, range, info)
       if (!got) fail(404, 'File not found.')
       return got.body

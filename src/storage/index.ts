@@ -122,6 +122,7 @@ export class Storage {
           }
         })(),
       presign: (...a) => raw.presign(...a),
+      open: (...a) => raw.open(...a),
       localPath: (key) => raw.localPath(key),
       ping: () => watch(raw.ping()),
     }

@@ -77,6 +77,11 @@ export class LocalStore implements Store {
     return { info, body: (range ? file.slice(range.start, range.end + 1) : file).stream() }
   }
 
+  open(key: string, range?: { start: number; end: number }): Blob {
+    const file = Bun.file(this.localPath(key))
+    return range ? file.slice(range.start, range.end + 1) : file
+  }
+
   async delete(key: string): Promise<void> {
     await rm(this.localPath(key), { force: true })
   }

@@ -117,9 +117,13 @@ describe('music jobs with STORAGE=s3', () => {
   test('the store stopped: the file route answers 503 with Retry-After at once; back up, 200', async () => {
     const id = await createJob('Outage')
     const job = await waitForJob(t.alice, id)
+    // served once just before (the store's HEAD answer is then kept a few seconds)
+    expect((await t.alice.request(job.downloadUrl!, { headers: { range: 'bytes=0-9' } })).status).toBe(206)
     await s3.stop()
     try {
       const started = Date.now()
+      const ranged = await t.alice.request(job.downloadUrl!, { headers: { range: 'bytes=0-9' } })
+      expect(ranged.status).toBe(503)
       const res = await t.alice.request(job.downloadUrl!)
       expect(res.status).toBe(503)
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/)

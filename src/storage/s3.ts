@@ -15,6 +15,7 @@ export interface S3Config {
 const CALL_MS = 10_000
 const FIRST_BYTE_MS = 20_000
 const UPLOAD_BASE_MS = 60_000
+const HEAD_TTL_MS = 10_000
 
 /** Store codes that mean "not reachable now" rather than "refused". */
 const UNAVAILABLE = new Set([
@@ -84,6 +85,7 @@ export class S3Store implements Store {
   }
 
   async putFile(key: string, path: string, opts: { type?: string } = {}): Promise<void> {
+    this.heads.delete(key)
     const file = Bun.file(path)
     const ms = UPLOAD_BASE_MS + Math.ceil(file.size / 1024 ** 2) * 1000
     try {
@@ -94,6 +96,7 @@ export class S3Store implements Store {
   }
 
   async put(key: string, data: Uint8Array | ReadableStream<Uint8Array>, opts: { type?: string } = {}): Promise<void> {
+    this.heads.delete(key)
     const body = data instanceof Uint8Array ? data : new Response(data)
     try {
       await bounded(UPLOAD_BASE_MS * 10, 'an upload', this.client.write(this.k(key), body, { type: opts.type }))
@@ -102,11 +105,24 @@ export class S3Store implements Store {
     }
   }
 
+  /**
+   * HEAD answers kept a few seconds (the first byte of a range then costs one call, not two).
+   * An object changes under the same key only by a tag edit (dropped here at once; on another
+   * machine seen at most HEAD_TTL_MS late); a missing object is never kept.
+   */
+  private readonly heads = new Map<string, { info: StoredInfo; at: number }>()
+
   async head(key: string): Promise<StoredInfo | null> {
+    const kept = this.heads.get(key)
+    if (kept && Date.now() - kept.at < HEAD_TTL_MS) return { ...kept.info, cached: true }
     try {
       const s = await bounded(CALL_MS, 'a metadata read', this.client.stat(this.k(key)))
-      return { size: s.size, type: s.type || null, lastModified: s.lastModified, etag: s.etag || null }
+      const info = { size: s.size, type: s.type || null, lastModified: s.lastModified, etag: s.etag || null }
+      if (this.heads.size >= 10_000) this.heads.clear()
+      this.heads.set(key, { info, at: Date.now() })
+      return info
     } catch (err) {
+      this.heads.delete(key)
       if (isMissing(err)) return null
       // a HEAD answer has no body, so Bun names every failure UnknownError: one ranged GET tells which it was
       if ((err as { code?: string })?.code === 'UnknownError' && !(err instanceof StorageUnavailable)) {
@@ -157,7 +173,14 @@ export class S3Store implements Store {
     return { info, body }
   }
 
+  open(key: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
+    const file = this.client.file(this.k(key))
+    // Bun takes an S3 file as a Response body only without status or headers: its stream, then
+    return (range ? file.slice(range.start, range.end + 1) : file).stream()
+  }
+
   async delete(key: string): Promise<void> {
+    this.heads.delete(key)
     try {
       await bounded(CALL_MS, 'a delete', this.client.delete(this.k(key)))
     } catch (err) {

@@ -13,6 +13,8 @@ export interface StoredInfo {
   type: string | null
   lastModified: Date
   etag: string | null
+  /** The answer was kept from an earlier HEAD (the store was not asked just now). */
+  cached?: boolean
 }
 
 export interface StoredBody {
@@ -37,6 +39,11 @@ export interface Store {
    * promised to anyone (StorageUnavailable), never mid-answer when avoidable.
    */
   get(key: string, range?: { start: number; end: number }, known?: StoredInfo): Promise<StoredBody | null>
+  /**
+   * The bytes of an object already known to exist (`head` just answered), for an answer's body:
+   * no call is made until it is read, and the runtime streams it natively.
+   */
+  open(key: string, range?: { start: number; end: number }): Blob | ReadableStream<Uint8Array>
   /** Removes one object; a missing one is fine. */
   delete(key: string): Promise<void>
   /** Removes every object under `prefix` (a folder: ends with `/`). */
