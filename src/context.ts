@@ -11,6 +11,7 @@ import { Toolbox } from './tools/toolbox.ts'
 import { toolHealth } from './tools/health.ts'
 import { notifyAdmins } from './notifications/admins.ts'
 import { pauseNotification } from './tools/pace-notice.ts'
+import { createStorage, type Storage } from './storage/index.ts'
 
 /** What the routers need, built once by createContext (below) and passed down. */
 export interface AppContext {
@@ -28,6 +29,8 @@ export interface AppContext {
   health: Record<string, () => Promise<void>>
   /** yt-dlp, ffmpeg, the JS runtime and cookies; see src/tools/toolbox.ts. */
   tools: Toolbox
+  /** Where kept files live (STORAGE: local disk or an S3 bucket); see src/storage/. */
+  storage: Storage
 }
 
 export interface SessionUser {
@@ -81,6 +84,7 @@ export function createContext(env: Env, deps: ContextDeps): CreatedContext {
     hub: new Hub(),
     health: { database: () => database.ping(), ...toolHealth(tools) } as AppContext['health'],
     tools,
+    storage: createStorage(env),
     ...overrides,
   }
   const queue = overrides.jobs ? null : createJobs(base, deps.queue)
@@ -89,7 +93,13 @@ export function createContext(env: Env, deps: ContextDeps): CreatedContext {
   ctx.tools.pace.onPause ??= (pause) => notifyAdmins(ctx, pauseNotification(ctx, pause))
   return {
     ctx,
-    start: async () => void (await queue?.start(ctx)),
-    stop: async () => void (await queue?.stop()),
+    start: async () => {
+      ctx.storage.start()
+      await queue?.start(ctx)
+    },
+    stop: async () => {
+      ctx.storage.stop()
+      await queue?.stop()
+    },
   }
 }

@@ -162,6 +162,19 @@ const schema = z.object({
   WS_PING_SECONDS: z.coerce.number().positive().default(30),
   /** Start the scheduler (hourly/daily refreshes). */
   SCHEDULER: bool.default(true),
+  /** Where every kept file lives: `local` (under DATA_DIR) or `s3` (the S3_* store below; src/storage). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  /** The S3-compatible store when STORAGE=s3 (path-style requests unless S3_VIRTUAL_HOSTED_STYLE). */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Put before every key as given (end it with `/` for a folder). */
+  S3_PREFIX: z.string().regex(/^[^\u0000-\u001f]*$/, 'must not hold control characters').default(''),
+  S3_VIRTUAL_HOSTED_STYLE: bool.default(false),
+  /** `on`: an authorised GET of an /api file route answers 302 to a presigned URL (at most 300 s). */
+  S3_PRESIGN: z.enum(['on', 'off']).default('off'),
   /** One OpenID Connect provider for sign-in (off when OIDC_ISSUER is unset); see src/auth/oidc.ts. */
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
@@ -172,6 +185,9 @@ const schema = z.object({
   SIGNUP: z.enum(['open', 'oidc-only']).default('open'),
 }).superRefine((env, ctx) => {
   if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' })
+  if (env.STORAGE === 's3')
+    for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with STORAGE=s3' })
   if (env.SIGNUP === 'oidc-only' && !env.OIDC_ISSUER) ctx.addIssue({ code: 'custom', path: ['SIGNUP'], message: 'oidc-only needs OIDC_ISSUER' })
 })
 

@@ -76,6 +76,8 @@ export async function adminStatus(ctx: AppContext) {
     diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
+    // the store, checked again when the last check is a minute old (the status never waits past its bound)
+    ctx.storage.fresh(60_000),
   ])
   const tools = ctx.tools.status()
   return {
@@ -103,6 +105,8 @@ export async function adminStatus(ctx: AppContext) {
     disk,
     // requests with X-Forwarded-For while TRUST_PROXY is off (src/lib/proxy-notice.ts)
     proxy: { trusted: env.TRUST_PROXY, untrustedForwarded: untrustedForwarded(env) },
+    // kind, endpoint, bucket, ok, checkedAt, lastError: never a key
+    storage: ctx.storage.status(),
   }
 }
 

@@ -6,6 +6,7 @@ import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { log } from '../lib/logger.ts'
 import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
 import { jobDir, workDir } from './files.ts'
+import { removeJobFiles } from './stored.ts'
 import { failureSentence } from '../tools/failure.ts'
 import { failureKind, publishMusicEvent, runMusicJob } from './pipeline.ts'
 import { deleteFailuresOfJob } from '../jobs/history.ts'
@@ -77,8 +78,8 @@ export async function removeExpiredMusicJobs(ctx: AppContext, now = new Date()):
   for (;;) {
     const batch = await listExpiredMusicJobs(ctx.db, before)
     for (const job of batch) {
-      await rm(jobDir(ctx.env.DATA_DIR, job.userId, job.id), { recursive: true, force: true })
       await deleteMusicJob(ctx.db, job.id)
+      await removeJobFiles(ctx, job)
     }
     removed += batch.length
     if (batch.length === 0) break

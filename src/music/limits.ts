@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { AppContext } from '../context.ts'
 import { fail } from '../lib/errors.ts'
+import { isStorageError } from '../storage/types.ts'
 import { countUnfinishedMusicJobs } from './queries.ts'
 
 /**
@@ -14,7 +15,16 @@ export async function assertRoomForJob(ctx: AppContext, userId: string): Promise
   const running = await countUnfinishedMusicJobs(ctx.db, userId)
   if (running >= env.MAX_JOBS_PER_USER)
     fail(429, `You have ${running} jobs waiting or running (at most ${env.MAX_JOBS_PER_USER}): wait for some to finish, then try again.`)
-  const used = await storedBytes(env.DATA_DIR, userId)
+  // STORAGE=s3: the bucket's files plus the passing work on this machine's disk
+  let used = await storedBytes(env.DATA_DIR, userId)
+  if (ctx.storage.store.kind !== 'local') {
+    try {
+      for await (const o of ctx.storage.store.list(`music/${userId}/`)) used += o.size
+    } catch (err) {
+      // the store down: the upload is still taken (held as passing work), counted on disk only
+      if (!isStorageError(err)) throw err
+    }
+  }
   if (used >= env.MAX_STORED_BYTES_PER_USER)
     fail(413, `Your files take ${size(used)} of the ${size(env.MAX_STORED_BYTES_PER_USER)} you may store: delete some jobs to make room.`)
   return env.MAX_STORED_BYTES_PER_USER - used

@@ -8,6 +8,8 @@ import { topics } from '../ws/hub.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
 import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, outputDir, sniffImage, workDir } from './files.ts'
+import { dropLocalJob, fetchJobFiles, keptNames, removeJobFiles, storeJobFiles } from './stored.ts'
+import { whileUnavailable } from '../storage/index.ts'
 import { completeMusicJob, getMusicJob, setMusicJobProgress, updateMusicJob } from './queries.ts'
 import type { Chapter, MusicJobEvent } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
@@ -71,6 +73,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
   await rm(work, { recursive: true, force: true })
   await rm(outputDir(dir), { recursive: true, force: true })
   await mkdir(work, { recursive: true })
+  // a retry on a machine whose folder lacks the upload or artwork (STORAGE=s3) fetches them first
+  await whileUnavailable(() => fetchJobFiles(ctx, row, keptNames({ uploadFile: row.uploadFile, artworkFile: row.artworkFile })), { signal })
   const report = progressReporter(ctx, row, run)
   await updateMusicJob(ctx.db, row.id, { startedAt: new Date(), progress: 0, outputFile: null, tracks: [], notice: null, webdav: null, webdavError: null })
   publishMusicEvent(ctx, row.userId, { id: row.id, status: 'STARTED' })
@@ -138,6 +142,9 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       : await convertWhole(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
     report(97, true)
 
+    // 5. finished only once stored: the outputs, the artwork and the upload go into the store
+    const named = await getMusicJob(ctx.db, row.id)
+    await storeJobFiles(ctx, row, keptNames({ uploadFile: row.uploadFile, artworkFile: named?.artworkFile, outputFile: out.outputFile, tracks: out.tracks }), signal)
     signal.throwIfAborted()
     const done = await completeMusicJob(ctx.db, row.id, {
       outputFile: out.outputFile,
@@ -146,6 +153,9 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       notice: notices.join(' ') || null,
     })
     // 5. WebDAV on its own (webdav-job.ts): the track is ready now, whatever the WebDAV server does
+    // a job deleted meanwhile leaves nothing in the store
+    if (done) await dropLocalJob(ctx, row)
+    else await removeJobFiles(ctx, row)
     if (done) await queueWebdavUpload(ctx, done)
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'PROGRESS', progress: 100 })
     publishMusicEvent(ctx, row.userId, { id: row.id, status: 'COMPLETED' })

@@ -1,11 +1,11 @@
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppContext, AppEnv } from '../context.ts'
 import { currentUser, requireUser } from '../auth/session.ts'
 import { fail } from '../lib/errors.ts'
-import { sendFile } from '../lib/send-file.ts'
+import { sendFile, sendStored } from '../lib/send-file.ts'
 import { idParam } from '../lib/fields.ts'
 import { valid } from '../lib/validate.ts'
 import { topics } from '../ws/hub.ts'
@@ -16,6 +16,7 @@ import { MusicBrainz } from './musicbrainz.ts'
 import { createMusicJob, readUpload } from './create.ts'
 import { refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
+import { jobKey, removeJobFiles } from './stored.ts'
 import { CallLimit } from './limits.ts'
 import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './queries.ts'
 import { retryMusicJob } from './jobs.ts'
@@ -56,7 +57,7 @@ export function musicRoutes(ctx: AppContext) {
       // the row goes first so a running job cannot record anything after this
       await deleteMusicJob(db, row.id)
       await ctx.jobs.cancel(row.id)
-      await rm(jobDir(env.DATA_DIR, row.userId, row.id), { recursive: true, force: true })
+      await removeJobFiles(ctx, row)
       return c.json({ id: row.id }, 200)
     })
     .post('/jobs/:id/retry', valid('param', idParam), async (c) => {
@@ -67,15 +68,21 @@ export function musicRoutes(ctx: AppContext) {
     .get('/jobs/:id/download', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.outputFile) fail(404, 'File not found.')
-      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.outputFile)
-      return sendFile(c.req.raw, path, { filename: row.outputFile.split('/').pop()!, type: mimeOf(row.outputFile) })
+      return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.outputFile), {
+        filename: row.outputFile.split('/').pop()!,
+        type: mimeOf(row.outputFile),
+        presign: env.S3_PRESIGN === 'on',
+      })
     })
     .get('/jobs/:id/tracks/:n/download', async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       const track = row.tracks.find((t) => String(t.trackNumber) === c.req.param('n'))
       if (!track) fail(404, 'File not found.')
-      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), track.file)
-      return sendFile(c.req.raw, path, { filename: track.file.split('/').pop()!, type: 'audio/mpeg' })
+      return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, track.file), {
+        filename: track.file.split('/').pop()!,
+        type: 'audio/mpeg',
+        presign: env.S3_PRESIGN === 'on',
+      })
     })
     .patch('/jobs/:id', valid('json', musicJobPatch), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
@@ -84,14 +91,21 @@ export function musicRoutes(ctx: AppContext) {
     .get('/jobs/:id/upload', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.uploadFile) fail(404, 'File not found.')
-      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile)
-      return sendFile(c.req.raw, path, { filename: row.originalFilename || row.uploadFile, type: mimeOf(row.uploadFile) })
+      // an upload still waiting to be stored (the store was down) is passing work on this machine's disk
+      const local = await stat(inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile)).catch(() => null)
+      const opts = { filename: row.originalFilename || row.uploadFile, type: mimeOf(row.uploadFile) }
+      if (local?.isFile() && !row.completed) return sendFile(c.req.raw, inside(jobDir(env.DATA_DIR, row.userId, row.id), row.uploadFile), opts)
+      return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.uploadFile), { ...opts, presign: env.S3_PRESIGN === 'on' })
     })
     .get('/jobs/:id/artwork', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.artworkFile) fail(404, 'File not found.')
-      const path = inside(jobDir(env.DATA_DIR, row.userId, row.id), row.artworkFile)
-      return sendFile(c.req.raw, path, { filename: row.artworkFile, type: mimeOf(row.artworkFile) })
+      if (!row.completed) return sendFile(c.req.raw, inside(jobDir(env.DATA_DIR, row.userId, row.id), row.artworkFile), { filename: row.artworkFile, type: mimeOf(row.artworkFile) })
+      return sendStored(c.req.raw, ctx.storage.store, jobKey(row.userId, row.id, row.artworkFile), {
+        filename: row.artworkFile,
+        type: mimeOf(row.artworkFile),
+        presign: env.S3_PRESIGN === 'on',
+      })
     })
     .get('/grouping', valid('query', videoUrlQuery), async (c) => {
       const { video_url } = c.req.valid('query')

@@ -7,6 +7,7 @@ import { writeZip } from '../lib/zip.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
 import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, mp3Name, sniffImage } from './files.ts'
+import { dropLocalJob, fetchJobFiles, jobKey, keptNames, storeJobFiles } from './stored.ts'
 import { hasWebdav, webdavUploadJob } from './webdav-job.ts'
 import { getMusicJob, updateMusicJob } from './queries.ts'
 import type { z } from 'zod'
@@ -41,6 +42,8 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
   if (!row) fail(404, 'Job not found.')
   if (!row.completed || !row.outputFile) fail(409, 'Job is not finished.')
   const dir = jobDir(ctx.env.DATA_DIR, row.userId, row.id)
+  // STORAGE=s3: the files are edited on disk (passing work), then stored under their new names
+  await fetchJobFiles(ctx, row, keptNames(row))
   const next: MusicJobRow = {
     ...row,
     ...Object.fromEntries(Object.entries(patch).filter(([k]) => k !== 'artworkUrl')),
@@ -117,6 +120,7 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
       throw err
     }
     await moves.done()
+    await storeEdit(ctx, row, { ...row, ...values })
     // music players see the new file sizes (src/subsonic/library.ts)
     await forgetSongFacts(ctx.db, row.id)
 
@@ -128,7 +132,16 @@ async function rewrite(ctx: AppContext, id: string, patch: z.output<typeof music
     return { ...row, ...values, webdav: null, webdavError: null }
   } finally {
     await rm(stage, { recursive: true, force: true })
+    await dropLocalJob(ctx, row)
   }
+}
+
+/** The edited files into the store, then the names no longer used out of it. */
+async function storeEdit(ctx: AppContext, before: MusicJobRow, after: MusicJobRow) {
+  if (ctx.storage.store.kind === 'local') return
+  const kept = keptNames(after)
+  await storeJobFiles(ctx, after, kept.filter((n) => n !== after.uploadFile))
+  for (const name of keptNames(before)) if (!kept.includes(name)) await ctx.storage.store.delete(jobKey(before.userId, before.id, name))
 }
 
 /**

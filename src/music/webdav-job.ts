@@ -10,6 +10,7 @@ import type { WebdavAccount } from '../webdav/schema.ts'
 import { webdavAccounts } from '../webdav/tables.ts'
 import { deleteFromWebdav, uploadToWebdav } from '../webdav/upload.ts'
 import { inside, jobDir } from './files.ts'
+import { dropLocalJob, fetchJobFiles } from './stored.ts'
 import { publishMusicEvent } from './pipeline.ts'
 import { getMusicJob, updateMusicJob } from './queries.ts'
 import type { MusicJobRow } from './tables.ts'
@@ -44,6 +45,7 @@ export const webdavUploadJob: JobDefinition<{ jobId: string; remove?: string[] }
     try {
       // a server that hangs is found in seconds, before a file is sent (a slow upload keeps its full limit)
       await probe(account, ctx.allow, AbortSignal.any([job.signal, AbortSignal.timeout(probeSeconds(ctx) * 1000)]))
+      await fetchJobFiles(ctx, row, finishedFiles(row))
       for (const file of finishedFiles(row)) await uploadToWebdav(account, ctx.allow, inside(dir, file), file.slice('output/'.length), signal())
     } catch (err) {
       job.signal.throwIfAborted()
@@ -51,6 +53,8 @@ export const webdavUploadJob: JobDefinition<{ jobId: string; remove?: string[] }
       log.warn('webdav upload failed', { id: row.id, attempt: job.attempt, attempts: job.attempts, error: message })
       // an address the guard refuses stays refused: no retry
       throw err instanceof UrlRefused ? new PermanentJobError(message) : new Error(message)
+    } finally {
+      await dropLocalJob(ctx, row)
     }
     for (const name of remove) {
       try {

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts'
 import { scaleToJpeg } from '../music/cover-scale.ts'
 import { inside, jobDir, mimeOf } from '../music/files.ts'
 import { imageSize } from '../music/square.ts'
+import { fetchJobFiles } from '../music/stored.ts'
 
 /**
  * The sizes getCoverArt makes (docs/decisions/230-cover-scaling-bounds.md): a `size` is
@@ -28,11 +29,13 @@ export function snapCoverSize(size: number): number {
  * slots of src/music/cover-scale.ts.
  */
 export async function coverFile(
-  ctx: Pick<AppContext, 'env' | 'tools'>,
+  ctx: Pick<AppContext, 'env' | 'tools' | 'storage'>,
   job: { userId: string; jobId: string; artworkFile: string },
   asked: number | undefined,
 ): Promise<{ path: string; type: string } | null> {
   const dir = jobDir(ctx.env.DATA_DIR, job.userId, job.jobId)
+  // STORAGE=s3: the artwork is fetched into the job folder, where the scaled sizes are kept as a cache
+  await fetchJobFiles(ctx, { userId: job.userId, id: job.jobId }, [job.artworkFile])
   const original = inside(dir, job.artworkFile)
   const info = await stat(original).catch(() => null)
   if (!info?.isFile()) return null

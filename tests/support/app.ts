@@ -3,6 +3,7 @@ import type { ExtractSchema } from 'hono/types'
 import { createApp, type AppType } from '../../src/app.ts'
 import { createContext, type AppContext } from '../../src/context.ts'
 import { parseEnv } from '../../src/env.ts'
+import { startTestS3, type TestS3 } from './s3.ts'
 import type { Mailer, Mail } from '../../src/lib/mailer.ts'
 import { createMailer } from '../../src/lib/mailer.ts'
 import type { QueueConfig } from '../../src/jobs/queue.ts'
@@ -41,6 +42,8 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tunefeed-test-'))
+  // TEST_STORAGE=s3: every test app keeps its files in a bucket of the test S3 store (tests/support/s3.ts)
+  const storageEnv = process.env.TEST_STORAGE === 's3' ? (await sharedTestS3()).env({ S3_PREFIX: `${crypto.randomUUID()}/` }) : {}
   const env = parseEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -56,6 +59,7 @@ export async function createTestApp(
     YTDLP_SLEEP_SECONDS: '0',
     PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
+    ...storageEnv,
     ...opts.env,
   })
   const database = opts.database ?? (await createTestDatabase())
@@ -87,6 +91,16 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+let s3: Promise<TestS3> | undefined
+/** One test S3 store per test process (each app its own prefix), closed at exit. */
+export function sharedTestS3(): Promise<TestS3> {
+  s3 ??= startTestS3().then((store) => {
+    process.once('beforeExit', () => void store.close())
+    return store
+  })
+  return s3
 }
 
 let queueDir: string | undefined

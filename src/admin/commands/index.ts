@@ -8,6 +8,7 @@
  *   status | users | jobs | schedules | mail ...                                            (./admin.ts)
  *   youtube-refresh-channels | youtube-sync-subscriptions | youtube-refresh-categories | youtube-quota (./youtube.ts)
  *   tools [update | rollback | canary] | cookies set <file> | cookies remove                 (./tools.ts)
+ *   storage check | storage copy --to s3|local                                              (./storage.ts)
  *
  * New subcommands: add an entry to `commands` (name, usage, summary, run).
  */
@@ -21,6 +22,7 @@ import { password as passwordSchema } from '../../auth/schema.ts'
 import { updateUser } from '../users.ts'
 import { adminCommands } from './admin.ts'
 import { CommandError, parseEmail, positional, takeFlags, UsageError, userIdOf, type Command, type CommandContext } from './command.ts'
+import { storageCommands } from './storage.ts'
 import { toolCommands } from './tools.ts'
 import { youtubeCommands } from './youtube.ts'
 
@@ -64,6 +66,7 @@ export const commands: Record<string, Command> = {
   ...adminCommands,
   ...youtubeCommands,
   ...toolCommands,
+  ...storageCommands,
 }
 
 export function usage(): string {

@@ -1,4 +1,5 @@
-import { sendFile } from '../../lib/send-file.ts'
+import { sendFile, sendStored } from '../../lib/send-file.ts'
+import { fetchJobFiles, jobKey } from '../../music/stored.ts'
 import { inside, jobDir } from '../../music/files.ts'
 import { coverFile } from '../covers.ts'
 import { parseCoverId, parseEpisodeId, parsePodcastChannelId, parseSongId } from '../ids.ts'
@@ -18,7 +19,7 @@ import { channelArt } from '../../youtube/listen/art.ts'
  * `maxBitRate`, `format` and `timeOffset` asking for something else than the stored file:
  * transcoded when a slot is free (transcode.ts); null → the stored file as it is.
  */
-async function maybeTranscode(call: Call, path: string, storedRate: number | null): Promise<Response | null> {
+async function maybeTranscode(call: Call, path: string, storedRate: number | null, fetchFile: () => Promise<void>): Promise<Response | null> {
   const { params, ctx } = call
   const format = params.get('format')
   if (format && !['mp3', 'opus', 'raw'].includes(format)) throw new SubsonicError(ErrorGeneric, `Unknown format ${format}: use mp3, opus or raw.`)
@@ -29,6 +30,8 @@ async function maybeTranscode(call: Call, path: string, storedRate: number | nul
   if (call.c.req.method === 'HEAD') return new Response(null, { status: 200, headers: { 'Content-Type': contentTypeOf(wanted.format), 'Accept-Ranges': 'none' } })
   const release = takeSlot(call.user.id, ctx.env.TRANSCODE_CONCURRENCY)
   if (!release) return null
+  // STORAGE=s3: ffmpeg reads a copy fetched into the job's folder (kept there as a cache, as cover sizes are)
+  await fetchFile().catch(() => {})
   if (!(await stat(path).catch(() => null))?.isFile()) {
     release()
     throw notFound('Song file')
@@ -43,10 +46,12 @@ export async function sendSong(call: Call, download: boolean): Promise<Response>
   const path = inside(jobDir(call.ctx.env.DATA_DIR, call.user.id, row.job_id), row.file)
   const filename = row.file.slice(row.file.lastIndexOf('/') + 1)
   if (!download) {
-    const transcoded = await maybeTranscode(call, path, row.bit_rate)
+    const fetchFile = () => fetchJobFiles(call.ctx, { userId: call.user.id, id: row.job_id }, [row.file])
+    const transcoded = await maybeTranscode(call, path, row.bit_rate, fetchFile)
     if (transcoded) return transcoded
   }
-  const res = await sendFile(call.c.req.raw, path, { filename, type: 'audio/mpeg' }).catch(() => {
+  // never a redirect here: many players follow none (S3_PRESIGN is for /api routes)
+  const res = await sendStored(call.c.req.raw, call.ctx.storage.store, jobKey(call.user.id, row.job_id, row.file), { filename, type: 'audio/mpeg' }).catch(() => {
     throw notFound('Song file')
   })
   if (!download) res.headers.delete('Content-Disposition')

@@ -1,9 +1,9 @@
-import { join } from 'node:path'
 import { HTTPException } from 'hono/http-exception'
-import { sendFile } from '../../lib/send-file.ts'
+import { sendStored } from '../../lib/send-file.ts'
 import { youtubeClientFor } from '../../youtube/client.ts'
 import { enqueueChannelRefresh } from '../../youtube/jobs.ts'
-import { cutOf, episodeDir } from '../../youtube/listen/episode-queries.ts'
+import { cutOf } from '../../youtube/listen/episode-queries.ts'
+import { audioKey } from '../../youtube/listen/audio.ts'
 import { requestEpisode } from '../../youtube/listen/episodes.ts'
 import { fetchUserEpisodes, setPodcast } from '../../youtube/listen/podcasts.ts'
 import { getSponsorblock } from '../../youtube/listen/settings.ts'
@@ -85,7 +85,8 @@ export async function oneEpisode(call: Call, id: string, cut?: string): Promise<
 export async function sendEpisode(call: Call, id: string, download: boolean): Promise<Response> {
   const { episode } = await oneEpisode(call, id)
   if (statusOf(episode) !== 'completed') throw notFound('Podcast episode file')
-  const res = await sendFile(call.c.req.raw, join(episodeDir(call.ctx), episode.file!), { filename: `${episode.video.id}.mp3`, type: 'audio/mpeg' }).catch(() => {
+  // from the store (either kind), never a redirect: many players follow none
+  const res = await sendStored(call.c.req.raw, call.ctx.storage.store, audioKey(`podcast/${episode.file!}`), { filename: `${episode.video.id}.mp3`, type: 'audio/mpeg' }).catch(() => {
     throw notFound('Podcast episode file')
   })
   if (!download) res.headers.delete('Content-Disposition')

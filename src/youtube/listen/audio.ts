@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { JobLater, PermanentJobError, type JobDefinition } from '../../jobs/types.ts'
 import { errorFields, log } from '../../lib/logger.ts'
+import { StorageUnavailable, saveToDisk, whileUnavailable } from '../../storage/index.ts'
 import { failureKind } from '../../music/pipeline.ts'
 import { failureSentence, ToolFailure, TRANSIENT_KINDS } from '../../tools/failure.ts'
 import { PaceWait } from '../../tools/pace.ts'
@@ -30,6 +31,37 @@ export const FAILED_FOR_MS = 60_000
 const PLAYED_EVERY_MS = 60_000
 
 export const audioDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'audio')
+/** The store key of a file under DATA_DIR/audio (`<id>.m4a`, `podcast/<file>.mp3`): src/storage. */
+export const audioKey = (rel: string) => `audio/${rel}`
+
+/** Whether a cached audio file is stored; a store that does not answer counts as "there" (its route answers 503). */
+export async function audioStored(ctx: AppContext, rel: string | null): Promise<boolean> {
+  if (!rel) return false
+  return ctx.storage.store.head(audioKey(rel)).then(
+    (info) => !!info,
+    (err) => err instanceof StorageUnavailable,
+  )
+}
+
+/**
+ * Finishes a file made in DATA_DIR/audio: stored under its key (waiting while the store is
+ * unreachable); with STORAGE=s3 the local copy was passing work and goes.
+ */
+export async function storeAudioFile(ctx: AppContext, rel: string, type: string, signal?: AbortSignal) {
+  const path = join(audioDir(ctx), rel)
+  await whileUnavailable(() => ctx.storage.store.putFile(audioKey(rel), path, { type, move: true }), { signal })
+  if (ctx.storage.store.kind !== 'local') await rm(path, { force: true })
+}
+
+/** A stored file copied to `path` on this machine (waiting while the store is unreachable). */
+export async function copyToDisk(ctx: AppContext, key: string, path: string) {
+  await whileUnavailable(() => saveToDisk(ctx.storage.store, key, path))
+}
+
+/** Removes a cached audio file from the store (one the store cannot remove now is left for `storage check`). */
+export async function removeAudioFile(ctx: AppContext, rel: string) {
+  await ctx.storage.store.delete(audioKey(rel)).catch((err) => log.warn('audio file not removed from the store', errorFields(err)))
+}
 
 /**
  * What else waits for a video's audio, told once it is ready: podcast episodes made from it
@@ -76,7 +108,7 @@ export interface AudioClaim {
 
 export async function requestAudio(ctx: AppContext, videoId: string, claim: AudioClaim): Promise<AudioRow> {
   const row = await getAudio(ctx.db, videoId)
-  if (row?.state === 'ready' && row.file && (await stat(join(audioDir(ctx), row.file)).catch(() => null))?.isFile()) return row
+  if (row?.state === 'ready' && (await audioStored(ctx, row.file))) return row
   if (row?.state === 'failed' && row.failedAt && Date.now() - row.failedAt.getTime() < FAILED_FOR_MS) return row
   if (row?.state !== 'fetching') {
     await ctx.db
@@ -140,7 +172,7 @@ export async function enforceAudioCache(ctx: AppContext, keep: string | null): P
             .where(and(eq(youtubePodcastEpisodes.videoId, r.videoId), eq(youtubePodcastEpisodes.cut, r.cut), eq(youtubePodcastEpisodes.state, 'ready')))
             .returning({ file: youtubePodcastEpisodes.file })
     const rel = r.file && (r.cut === null ? r.file : join('podcast', r.file))
-    if (gone && rel) await rm(join(audioDir(ctx), rel), { force: true })
+    if (gone && rel) await removeAudioFile(ctx, rel)
     total -= r.size ?? 0
     if (rel) removed.push(rel)
   }
@@ -181,12 +213,14 @@ export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; wor
       const file = `${videoId}${extname(path).toLowerCase()}`
       await rename(path, join(dir, file))
       const { size } = await stat(join(dir, file))
+      // ready only once stored
+      await storeAudioFile(ctx, file, audioType(file), job.signal)
       const [done] = await ctx.db
         .update(youtubeAudio)
         .set({ state: 'ready', error: null, file, size, contentType: audioType(file), playedAt: sql`now()` })
         .where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
         .returning()
-      if (!done) await rm(join(dir, file), { force: true })
+      if (!done) await removeAudioFile(ctx, file)
       else {
         for (const then of whenAudioReady) await then(ctx, videoId)
         await enforceAudioCache(ctx, videoId)

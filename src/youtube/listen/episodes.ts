@@ -9,7 +9,7 @@ import { failureKind } from '../../music/pipeline.ts'
 import { clipSegments } from '../../music/sponsorblock.ts'
 import { convertToMp3, probeMedia } from '../../tools/ffmpeg.ts'
 import { failureSentence } from '../../tools/failure.ts'
-import { audioDir, enforceAudioCache, FAILED_FOR_MS, getAudio, requestAudio, whenAudioReady } from './audio.ts'
+import { audioDir, audioKey, audioStored, copyToDisk, enforceAudioCache, removeAudioFile, storeAudioFile, FAILED_FOR_MS, getAudio, requestAudio, whenAudioReady } from './audio.ts'
 import { audioFailedForEpisodes, cutTag, episodeDir, episodeFile, episodeWanted, getEpisode } from './episode-queries.ts'
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
 import { skipSpans } from './segments.ts'
@@ -23,7 +23,7 @@ import { youtubePodcastEpisodes } from './tables.ts'
  */
 const jobIdOf = (videoId: string, cut: string) => `youtube.episode.${videoId}.${cutTag(cut)}`
 
-const fileThere = async (ctx: AppContext, file: string | null) => !!file && !!(await stat(join(episodeDir(ctx), file)).catch(() => null))?.isFile()
+const fileThere = (ctx: AppContext, file: string | null) => audioStored(ctx, file && `podcast/${file}`)
 
 /**
  * Makes sure the episode is made or under way. Ready with its file → as is (an `uncut` one,
@@ -102,7 +102,7 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
     }
     // 1. the video's audio, from listen mode's cache (fetched now if missing: its job calls back)
     let source = await getAudio(ctx.db, videoId)
-    if (!(source?.state === 'ready' && source.file && (await stat(join(audioDir(ctx), source.file)).catch(() => null))?.isFile())) {
+    if (!(source?.state === 'ready' && source.file && (await audioStored(ctx, source.file)))) {
       // ready by now (its fetch ended meanwhile: its call-back found this job still running) → cut it here
       // an episode without an owner (queued before owners were recorded) is the app's own background work
       source = await requestAudio(ctx, videoId, { owner: owner ?? '', work: 'background' })
@@ -111,7 +111,9 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
         return
       }
     }
-    const sourcePath = join(audioDir(ctx), source.file)
+    // STORAGE=s3: the source is read from a local copy (passing work), removed at the end
+    const local = ctx.storage.store.localPath(audioKey(source.file))
+    const sourcePath = local ?? join(audioDir(ctx), `.${source.file}.${crypto.randomUUID()}.src`)
     // 2. what to cut: the user's skip categories, the music cut's rule (merged, clipped to the source)
     const spans = await skipSpans(ctx, videoId, cut ? cut.split(',') : [], job.signal)
     if (spans === null && remake) return // still unreachable: the uncut episode stays
@@ -121,12 +123,15 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
     const tmp = join(dir, `.${file}.${crypto.randomUUID()}.tmp.mp3`)
     await mkdir(dir, { recursive: true, mode: 0o700 })
     try {
+      if (!local) await copyToDisk(ctx, audioKey(source.file), sourcePath)
       const remove = spans?.length ? clipSegments(spans, (await probeMedia(ffmpeg, sourcePath, job.signal)).duration) : []
       await convertToMp3(ffmpeg, sourcePath, tmp, job.signal, () => {}, { remove: remove.map((s) => [s.start, s.end] as [number, number]) }, false)
       // 3. the served file's own length and size, for itunes:duration and the enclosure
       const { duration } = await probeMedia(ffmpeg, tmp, job.signal)
       const { size } = await stat(tmp)
       await rename(tmp, join(dir, file))
+      // ready only once stored
+      await storeAudioFile(ctx, `podcast/${file}`, 'audio/mpeg', job.signal)
       const [done] = await ctx.db
         .update(youtubePodcastEpisodes)
         .set({
@@ -142,7 +147,7 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
         })
         .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), sql`${youtubePodcastEpisodes.state} in ('fetching', 'ready')`))
         .returning()
-      if (!done) await rm(join(dir, file), { force: true })
+      if (!done) await removeAudioFile(ctx, `podcast/${file}`)
       else await enforceAudioCache(ctx, null)
     } catch (err) {
       if (job.signal.aborted) throw err
@@ -150,6 +155,7 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
       throw err
     } finally {
       await rm(tmp, { force: true }).catch((err) => log.warn('episode work file not removed', errorFields(err)))
+      if (!local) await rm(sourcePath, { force: true })
     }
   },
   async onGiveUp(ctx, { videoId, cut }, error) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -13,7 +13,7 @@ import { startMusicServices, type MusicServices } from '../../../tests/support/m
 import { createYoutubeTestApp, quickUser, startTestFake, type YoutubeTestApp } from '../../../tests/support/youtube.ts'
 import { rowsOf } from '../../db/rows.ts'
 import { probeMedia } from '../../tools/ffmpeg.ts'
-import { audioDir, enforceAudioCache, watchUrl } from './audio.ts'
+import { enforceAudioCache, watchUrl } from './audio.ts'
 import { episodeDir, personEpisodeBytes } from './episode-queries.ts'
 import { podcastEpisodesJob, RECUT_DELAY_MS } from './jobs.ts'
 
@@ -193,8 +193,11 @@ test('a feed holds exactly the newest keepLast ready episodes: a new upload push
   expect(removed.filter((f) => !f.startsWith('podcast/')).sort()).toEqual([FRESH, plain[0]!, plain[1]!].map((id) => `${id}.mp3`).sort())
   expect(removed.filter((f) => f.startsWith('podcast/'))).toHaveLength(2)
   expect(removed.every((f) => !f.startsWith('podcast/') || f.startsWith(`podcast/${plain[1]}.`))).toBe(true)
-  expect(readdirSync(episodeDir(t.ctx)).filter((f) => !f.startsWith('.'))).toHaveLength(4)
-  expect(readdirSync(audioDir(t.ctx)).filter((f) => f.endsWith('.mp3'))).toEqual([])
+  // what is kept, in whichever store (TEST_STORAGE=s3: the bucket)
+  const kept: string[] = []
+  for await (const o of t.ctx.storage.store.list('audio/')) kept.push(o.key)
+  expect(kept.filter((k) => /^audio\/podcast\/[^./][^/]*$/.test(k))).toHaveLength(4)
+  expect(kept.filter((k) => /^audio\/[^/]+\.mp3$/.test(k))).toEqual([])
   for (const i of await items(feed)) expect((await anon().request(path(i.enclosure['@url']), { method: 'HEAD' })).status).toBe(200)
   expect((await items((await podcasts(b.client)).feeds[0]!.url)).map((i) => i.guid['#text'])).toEqual([FRESH, plain[0]])
 

@@ -1,15 +1,15 @@
-import { join } from 'node:path'
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext, AppEnv } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
-import { sendFile } from '../../lib/send-file.ts'
+import { sendFile, sendStored } from '../../lib/send-file.ts'
 import { users } from '../../auth/tables.ts'
+import { audioKey } from './audio.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
 import { channelArt } from './art.ts'
-import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
+import { cutOf, enabledPodcastCuts, feedEpisodes } from './episode-queries.ts'
 import { type EpisodeRequest, requestEpisode } from './episodes.ts'
 import { channelTags, PODCAST_NAMESPACE } from './podcasting20.ts'
 import { getSponsorblock } from './settings.ts'
@@ -293,7 +293,8 @@ export function feedRoutes(ctx: AppContext) {
       const p = (v && (await enabledPodcasts(db, userId)).find((x) => x.channelId === v.channelId)) || notFound()
       const e = (await episodes(db, userId, p.channelId, p.keepLast)).find((x) => x.video.id === videoId) ?? notFound()
       try {
-        return await sendFile(c.req.raw, join(episodeDir(ctx), e.episode.file!), { filename: `${videoId}.mp3`, type: 'audio/mpeg', inline: true })
+        // never a redirect: many podcast apps follow none
+        return await sendStored(c.req.raw, ctx.storage.store, audioKey(`podcast/${e.episode.file!}`), { filename: `${videoId}.mp3`, type: 'audio/mpeg', inline: true })
       } catch {
         return notFound()
       }

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { Hono } from 'hono'
 import { requireSession } from '../../auth/bearer.ts'
 import { currentUser, requireUser } from '../../auth/session.ts'
@@ -6,11 +5,11 @@ import type { AppContext, AppEnv } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { idParam } from '../../lib/fields.ts'
-import { sendFile } from '../../lib/send-file.ts'
+import { sendStored } from '../../lib/send-file.ts'
 import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
-import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
+import { audioJson, audioKey, getAudio, markPlayed, requestAudio } from './audio.ts'
 import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { queueRecut } from './jobs.ts'
 import { videoSegments } from './segments.ts'
@@ -69,7 +68,12 @@ export function listenRoutes(ctx: AppContext) {
       if (row?.state !== 'ready' || !row.file) fail(404, 'Audio not ready.')
       let res: Response
       try {
-        res = await sendFile(c.req.raw, join(audioDir(ctx), row.file), { filename: row.file, type: row.contentType ?? 'application/octet-stream', inline: true })
+        res = await sendStored(c.req.raw, ctx.storage.store, audioKey(row.file), {
+          filename: row.file,
+          type: row.contentType ?? 'application/octet-stream',
+          inline: true,
+          presign: ctx.env.S3_PRESIGN === 'on',
+        })
       } catch {
         // removed from the cache meanwhile
         fail(404, 'Audio not ready.')
