@@ -16,6 +16,7 @@ import { webdavRoutes } from './webdav/routes.ts'
 import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
 import { listenRoutes } from './youtube/listen/routes.ts'
+import { keepRoutes } from './youtube/keep/routes.ts'
 import { feedRoutes } from './youtube/listen/podcasts.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
@@ -124,6 +125,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/music', musicRoutes(ctx))
     .route('/youtube', youtubeRoutes(ctx))
     .route('/youtube', listenRoutes(ctx))
+    .route('/youtube', keepRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
     .route('/notifications', notificationRoutes(ctx))
 

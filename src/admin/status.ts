@@ -9,6 +9,8 @@ import { countFailures, listScheduleRuns } from '../jobs/history.ts'
 import { canaryStatus } from '../tools/canary.ts'
 import { cookiesStatus } from '../tools/cookies.ts'
 import { quotaStatus } from '../youtube/quota.ts'
+import { keepDiskStatus } from '../youtube/keep/status.ts'
+import { mediaServersStatus } from '../youtube/keep/media-servers.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
 
 /** Every recurring job with its last run and next run (GET /api/admin/schedules and the status). */
@@ -63,7 +65,7 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules, canary, pace, disk] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, canary, pace, disk, keep] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
@@ -72,6 +74,7 @@ export async function adminStatus(ctx: AppContext) {
     canaryStatus(ctx),
     ctx.tools.pace.status(),
     diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
+    keepDiskStatus(ctx),
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
   ])
@@ -95,7 +98,9 @@ export async function adminStatus(ctx: AppContext) {
       pace,
     },
     schedules,
-    disk,
+    // keeping videos: the disk holding KEEP_DIR and why fetches wait; the media servers told
+    disk: { ...disk, warning: disk.warning ?? keep.warning, keep },
+    mediaServers: mediaServersStatus(ctx),
   }
 }
 

@@ -250,6 +250,7 @@ describe('videos', () => {
       queued: null,
       watched: null,
       mediaUrl: `${fake.mediaUrl}/${source.id}.webm`,
+      kept: null,
     })
   })
 
