@@ -193,7 +193,9 @@ export const keepFetchJob: JobDefinition<{ videoId: string }> = {
         maxFilesize: Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : NO_LIMIT_BYTES,
       })
     } catch (err) {
-      if (err instanceof PaceWait && !job.signal.aborted) throw new JobLater(err.until, err.message)
+      // stopped (shutdown, timeout, cancel): the row stays `fetching` and the `.part` in the work folder, for the next run
+      if (job.signal.aborted) throw err
+      if (err instanceof PaceWait) throw new JobLater(err.until, err.message)
       if (err instanceof ToolFailure && err.kind === 'too_large' && Number.isFinite(limit)) {
         // larger than the room of every keeper with a quota: those are told; the others fetch it
         for (const r of room) if (Number.isFinite(r.left)) await failForQuota(ctx.db, r.userId, videoId, quotaSentenceFor(r.quota, r.used, null))
