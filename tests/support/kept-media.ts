@@ -101,13 +101,13 @@ export async function startKeptMedia(heights = [360, 480]): Promise<KeptMedia> {
 
 /** A media server stand-in (Jellyfin or Plex) recording each call with its headers. */
 export function startMediaServerStandIn() {
-  const calls: { method: string; path: string; headers: Record<string, string> }[] = []
+  const calls: { method: string; path: string; headers: Record<string, string>; at: number }[] = []
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     fetch(req) {
       const url = new URL(req.url)
-      calls.push({ method: req.method, path: `${url.pathname}${url.search}`, headers: Object.fromEntries(req.headers) })
+      calls.push({ method: req.method, path: `${url.pathname}${url.search}`, headers: Object.fromEntries(req.headers), at: Date.now() })
       return new Response(null, { status: 204 })
     },
   })
