@@ -20,14 +20,14 @@ export interface KeptMedia {
   stop(): Promise<void>
 }
 
-export async function startKeptMedia(heights = [360, 480]): Promise<KeptMedia> {
+export async function startKeptMedia(heights = [360, 480], seconds = 2): Promise<KeptMedia> {
   const dir = mkdtempSync(join(tmpdir(), 'tunefeed-kept-media-'))
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
   await Promise.all(
     heights.map((h) =>
       ffmpeg([
-        '-f', 'lavfi', '-i', `testsrc2=size=${Math.round((h * 16) / 9 / 2) * 2}x${h}:rate=15:duration=2`,
-        '-f', 'lavfi', '-i', 'sine=frequency=330:duration=2',
+        '-f', 'lavfi', '-i', `testsrc2=size=${Math.round((h * 16) / 9 / 2) * 2}x${h}:rate=15:duration=${seconds}`,
+        '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`,
         // noise makes the larger height larger on disk (the quota tests rely on it)
         '-vf', `noise=alls=${h > 400 ? 60 : 20}:allf=t`,
         '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', h > 400 ? '6M' : '1500k', '-c:a', 'aac', '-shortest', '-movflags', '+faststart',
