@@ -145,8 +145,15 @@ function VideoView({ video }: { video: VideoDetail }) {
                 </Button>
               </Tooltip>
             )}
-            {video.kept ? (
-              <Tooltip content={video.kept.state === 'failed' && video.kept.error ? video.kept.error : 'Remove the kept copy'}>
+            {video.kept?.state === 'failed' ? (
+              <Tooltip content={video.kept.error ?? 'Could not be kept'}>
+                <Button variant="outline" size="sm" data-kept="failed" disabled={keep.isPending} onClick={() => keep.mutate({ id: video.id })}>
+                  <HardDriveDownloadIcon />
+                  Keep again
+                </Button>
+              </Tooltip>
+            ) : video.kept ? (
+              <Tooltip content="Remove the kept copy">
                 <Button variant="subtle" size="sm" aria-pressed data-kept={video.kept.state} disabled={unkeep.isPending} onClick={() => unkeep.mutate({ id: video.id })}>
                   <HardDriveDownloadIcon />
                   {video.kept.state === 'ready' ? 'Kept' : KEPT_STATE_WORDS[video.kept.state]}
