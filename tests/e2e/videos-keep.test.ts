@@ -87,7 +87,8 @@ describe('keeping videos', () => {
     await page.goto(`/youtube/video/${video.id}`)
     const player = page.locator('video[data-player=html5]')
     await player.waitFor()
-    expect(await player.getAttribute('src')).toBe(`/api/youtube/videos/${video.id}/file`)
+    // the player sets its source once mounted
+    await until('the kept file as the source', async () => (await player.getAttribute('src')) === `/api/youtube/videos/${video.id}/file`)
     await recordSeeks(page, 'video[data-player=html5]')
     await page.getByRole('status').filter({ hasText: 'Skipped a sponsor segment' }).waitFor({ timeout: 30_000 })
     const skip = await until('the skip past the segment', async () => (await seeks(page)).find((s) => s.src.includes(`/videos/${video.id}/file`) && Math.abs(s.to - 6) < 0.3))
