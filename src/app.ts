@@ -19,6 +19,7 @@ import { musicRoutes } from './music/routes.ts'
 import { youtubeRoutes } from './youtube/routes.ts'
 import { listenRoutes } from './youtube/listen/routes.ts'
 import { personalRoutes } from './youtube/personal/routes.ts'
+import { keepRoutes } from './youtube/keep/routes.ts'
 import { feedRoutes } from './youtube/listen/podcasts.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
@@ -128,6 +129,7 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .route('/youtube', youtubeRoutes(ctx))
     .route('/youtube', listenRoutes(ctx))
     .route('/youtube', personalRoutes(ctx))
+    .route('/youtube', keepRoutes(ctx))
     .route('/admin', adminRoutes(ctx))
     .route('/notifications', notificationRoutes(ctx))
 

@@ -97,6 +97,16 @@ const schema = z.object({
   AUDIO_CACHE_MB: z.coerce.number().positive().default(2048),
   /** Most podcast episodes (the sum of keepLast) over one person's podcasts (docs/decisions/220). */
   PODCAST_MAX_EPISODES: z.coerce.number().int().positive().default(300),
+  /** Where kept videos are written, in the media-server layout (src/youtube/keep); default DATA_DIR/videos. */
+  KEEP_DIR: z.string().min(1).optional(),
+  /** Keeping waits while the disk holding KEEP_DIR has less free space than this (MiB). */
+  KEEP_MIN_FREE_MB: z.coerce.number().min(0).default(2048),
+  /** A Jellyfin server told when kept videos come or go (POST <url>/Library/Refresh); unset: off. */
+  JELLYFIN_URL: z.url({ protocol: /^https?$/ }).optional(),
+  JELLYFIN_API_KEY: z.string().optional(),
+  /** A Plex server told the same (GET <url>/library/sections/all/refresh); unset: off. */
+  PLEX_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PLEX_TOKEN: z.string().optional(),
   /** Most YouTube extractions in any 60 minutes, app-wide; 0: no limit. */
   YTDLP_MAX_PER_HOUR: z.coerce.number().int().min(0).default(250),
   /** Base URL of a PO-token provider's HTTP server (bgutil-ytdlp-pot-provider); unset: off. */

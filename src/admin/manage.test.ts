@@ -218,6 +218,8 @@ describe('users', () => {
       lastSeenAt: null,
       jobCount: 0,
       subscriptionCount: 0,
+      keepQuotaMb: null,
+      keepUsedBytes: 0,
     })
     expect((await (await boss.client.get('/api/admin/users?q=%25')).json()).users).toEqual([])
     await expectError(boss.client.get('/api/admin/users?per_page=0'), 422, /per_page/)

@@ -9,7 +9,14 @@ export const userListQuery = z.object({
 })
 
 /** Body of PATCH /api/admin/users/{id}. */
-export const userPatch = z.object({ admin: z.boolean().optional(), disabled: z.boolean().optional() }).strict()
+export const userPatch = z
+  .object({
+    admin: z.boolean().optional(),
+    disabled: z.boolean().optional(),
+    /** Keep quota in MB (1,048,576 bytes); null: no limit (docs/api.md "Keeping videos"). */
+    keepQuotaMb: z.number({ error: 'must be a whole number of at least 1, or null' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000_000, 'is too large').nullable().optional(),
+  })
+  .strict()
 
 
 /** A user as the admin's list shows it (docs/api.md, Admin). */
@@ -23,6 +30,9 @@ export interface AdminUser {
   lastSeenAt: string | null
   jobCount: number
   subscriptionCount: number
+  /** null: no limit. */
+  keepQuotaMb: number | null
+  keepUsedBytes: number
 }
 
 /** A job the queue gave up on, for the Jobs tab. */

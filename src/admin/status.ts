@@ -10,6 +10,8 @@ import { canaryStatus } from '../tools/canary.ts'
 import { cookiesStatus } from '../tools/cookies.ts'
 import { quotaStatus } from '../youtube/quota.ts'
 import { untrustedForwarded } from '../lib/proxy-notice.ts'
+import { keepDiskStatus } from '../youtube/keep/status.ts'
+import { mediaServersStatus } from '../youtube/keep/media-servers.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
 import { youtubeState, ytdlpFacts } from './youtube-state.ts'
 
@@ -65,7 +67,7 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules, canary, pace, disk] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, canary, pace, disk, keep] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
@@ -74,6 +76,7 @@ export async function adminStatus(ctx: AppContext) {
     canaryStatus(ctx),
     ctx.tools.pace.status(),
     diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
+    keepDiskStatus(ctx),
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
     // the store, checked again when the last check is a minute old (the status never waits past its bound)
@@ -102,7 +105,9 @@ export async function adminStatus(ctx: AppContext) {
       downloads: youtubeState({ ytdlpVersion: tools.ytDlp.version, jsSupported: tools.jsRuntime.supported, pausedUntil: pace.pausedUntil, canary }),
     },
     schedules,
-    disk,
+    // keeping videos: the disk holding KEEP_DIR and why fetches wait; the media servers told
+    disk: { ...disk, warning: disk.warning ?? keep.warning, keep },
+    mediaServers: mediaServersStatus(ctx),
     // requests with X-Forwarded-For while TRUST_PROXY is off (src/lib/proxy-notice.ts)
     proxy: { trusted: env.TRUST_PROXY, untrustedForwarded: untrustedForwarded(env) },
     // kind, endpoint, bucket, ok, checkedAt, lastError: never a key

@@ -8,6 +8,8 @@ import { sessions, users } from '../auth/tables.ts'
 import { fail } from '../lib/errors.ts'
 import { musicJobs } from '../music/tables.ts'
 import { youtubeSubscriptions } from '../youtube/tables.ts'
+import { youtubeKeepQuotas, youtubeKeeps, youtubeKeptFiles } from '../youtube/keep/tables.ts'
+import { setQuota } from '../youtube/keep/usage.ts'
 import type { AdminUser } from './schema.ts'
 
 /**
@@ -20,6 +22,11 @@ import type { AdminUser } from './schema.ts'
 const jobCount = sql<number>`(select count(*)::int from ${musicJobs} j where j.user_id = "users"."id")`
 const subscriptionCount = sql<number>`(select count(*)::int from ${youtubeSubscriptions} s where s.user_id = "users"."id" and s.deleted_at is null)`
 
+// keeping videos: the quota, and each file the user keeps counted in full (src/youtube/keep/usage.ts)
+const keepQuotaMb = sql<number | null>`(select q.quota_mb from ${youtubeKeepQuotas} q where q.user_id = "users"."id")`
+const keepUsedBytes = sql<number>`(select coalesce(sum(f.size), 0) from ${youtubeKeeps} k join ${youtubeKeptFiles} f on f.video_id = k.video_id
+  where k.user_id = "users"."id" and k.removed_at is null and k.error_kind is null and f.file is not null)`
+
 const columns = {
   id: users.id,
   email: users.email,
@@ -30,9 +37,13 @@ const columns = {
   lastSeenAt: users.lastSeenAt,
   jobCount,
   subscriptionCount,
+  keepQuotaMb,
+  keepUsedBytes,
 }
 
-type Row = { [K in keyof typeof columns]: K extends 'jobCount' | 'subscriptionCount' ? number : (typeof users.$inferSelect)[K & keyof typeof users.$inferSelect] }
+type Row = {
+  [K in keyof typeof columns]: K extends 'jobCount' | 'subscriptionCount' | 'keepUsedBytes' ? number : K extends 'keepQuotaMb' ? number | null : (typeof users.$inferSelect)[K & keyof typeof users.$inferSelect]
+}
 
 function toAdminUser(r: Row): AdminUser {
   return {
@@ -45,6 +56,8 @@ function toAdminUser(r: Row): AdminUser {
     lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
     jobCount: Number(r.jobCount),
     subscriptionCount: Number(r.subscriptionCount),
+    keepQuotaMb: r.keepQuotaMb === null ? null : Number(r.keepQuotaMb),
+    keepUsedBytes: Number(r.keepUsedBytes),
   }
 }
 
@@ -80,7 +93,7 @@ export async function findUserIdByEmail(db: Db, email: string): Promise<string |
  * sessions at once (rows deleted, this process's cache forgotten; other
  * processes within the session cache's few seconds, src/auth/session-cache.ts).
  */
-export async function updateUser(db: Db, id: string, change: { admin?: boolean; disabled?: boolean }): Promise<AdminUser> {
+export async function updateUser(db: Db, id: string, change: { admin?: boolean; disabled?: boolean; keepQuotaMb?: number | null }): Promise<AdminUser> {
   await db.transaction(async (tx) => {
     // the check and the change under one lock: two admins demoting each other cannot both succeed (src/auth/admins.ts)
     await lockAdminChanges(tx)
@@ -92,6 +105,7 @@ export async function updateUser(db: Db, id: string, change: { admin?: boolean; 
     if (change.disabled !== undefined) values.disabledAt = change.disabled ? (user.disabledAt ?? new Date()) : null
     if (Object.keys(values).length) await tx.update(users).set(values).where(eq(users.id, id))
     if (change.disabled) await tx.delete(sessions).where(eq(sessions.userId, id))
+    if (change.keepQuotaMb !== undefined) await setQuota(tx, id, change.keepQuotaMb)
   })
   sessionCache(db).forgetUser({ id })
   return (await getAdminUser(db, id))!

@@ -1,6 +1,7 @@
 import { musicJobs } from '../music/jobs.ts'
 import { youtubeJobs } from '../youtube/jobs.ts'
 import { listenJobs } from '../youtube/listen/jobs.ts'
+import { keepJobs } from '../youtube/keep/jobs.ts'
 import { notificationJobs } from '../notifications/jobs.ts'
 import { toolJobs } from '../tools/jobs.ts'
 import { mailJobs } from '../mail/jobs.ts'
@@ -14,6 +15,7 @@ export const jobModules: JobModule[] = [
   musicJobs,
   youtubeJobs,
   listenJobs,
+  keepJobs,
   notificationJobs,
   toolJobs,
   mailJobs,

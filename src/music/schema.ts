@@ -215,6 +215,7 @@ export const LOOKUP_REASONS: Record<ErrorKind, string> = {
   conversion: 'what the link holds could not be read as audio. Try another link.',
   disk_full: 'the server is out of disk space. Ask its administrator.',
   internal: 'something went wrong on the server. Try again; if it keeps failing, tell an admin.',
+  quota: 'your space for kept videos is used up.',
 }
 
 /**

@@ -20,6 +20,8 @@ export const ERROR_KINDS = [
   'conversion',
   'disk_full',
   'internal',
+  /** A kept video over its user's keep quota (never from a tool's text). */
+  'quota',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 
@@ -40,6 +42,7 @@ export const ERROR_SENTENCES: Record<ErrorKind, string> = {
   conversion: 'The audio could not be converted: the file may be damaged or hold no audio. Try another file or link.',
   disk_full: 'The server is out of disk space; ask its administrator.',
   internal: 'Something went wrong on the server. Try again; if it keeps failing, tell an admin.',
+  quota: 'Your space for kept videos is used up. Remove kept videos on the Kept page, or ask an admin for more space.',
 }
 
 /** Health's sentence, and a YouTube link job's `error`, without a supported JavaScript runtime (docs/api.md). */

@@ -44,6 +44,19 @@ async function resumeAfterReset(ctx: Ctx, resetsAt: Date, what: 'channels' | 'su
   log.info('youtube work resumes after the quota reset', { what, resetsAt: resetsAt.toISOString() })
 }
 
+/** Told after a channel's refresh finished (keeping's rules add its new uploads: src/youtube/keep/rules.ts). */
+export const afterChannelRefresh: ((ctx: AppContext, channelId: string) => Promise<void>)[] = []
+
+async function refreshed(ctx: AppContext, channelId: string) {
+  for (const then of afterChannelRefresh) {
+    try {
+      await then(ctx, channelId)
+    } catch (err) {
+      log.error('after channel refresh', { channelId, ...errorFields(err) })
+    }
+  }
+}
+
 export const refreshChannelPayload = z.object({ channelId: channelIdSchema, dateAfter: dateAfterSchema.optional() })
 
 export const refreshChannelJob: JobDefinition<z.infer<typeof refreshChannelPayload>> = {
@@ -57,6 +70,7 @@ export const refreshChannelJob: JobDefinition<z.infer<typeof refreshChannelPaylo
       { signal: job.signal, onNews: (channel, videos) => afterNews(ctx, channel, videos) },
     )
     if (outcome.status === 'quota') await resumeAfterReset(ctx, outcome.resetsAt, 'channels')
+    else await refreshed(ctx, p.channelId)
   },
 }
 
@@ -120,6 +134,7 @@ export async function refreshAllChannels(ctx: Ctx, p: { dateAfter?: string }, si
     })
     outcomes.push(outcome)
     if (outcome.status === 'quota') return { queued, outcomes, stopped: outcome.reason }
+    await refreshed(ctx, channelId)
   }
   return { queued, outcomes, stopped: null }
 }

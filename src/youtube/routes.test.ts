@@ -252,6 +252,7 @@ describe('videos', () => {
       mediaUrl: `${fake.mediaUrl}/${source.id}.webm`,
       // DeArrow is off by default (docs/decisions/252)
       dearrow: null,
+      kept: null,
     })
   })
 

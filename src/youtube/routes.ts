@@ -23,6 +23,8 @@ import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from '.
 import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
 import { listCategories, videoExists } from './queries/videos.ts'
 import { importSubscriptions } from './subscriptions-import.ts'
+import { afterMarkChange } from './keep/rules.ts'
+import './keep/fetch.ts'
 import {
   channelRefQuery,
   pageQuery,
@@ -105,6 +107,8 @@ export function youtubeRoutes(ctx: AppContext) {
     await requireVideo(db, id)
     if (on) await addMark(db, kind, user.id, id)
     else if (!(await removeMark(db, kind, user.id, id))) fail(404, `Youtube video ${kind} not found.`)
+    // keeping's rules: a watch may remove it now; a like or queue entry taken away no longer protects it
+    if (kind === 'watch' || !on) await afterMarkChange(ctx, user.id, id)
     const [video] = await withDearrow(ctx, user.id, [(await getVideo(db, user.id, id, media))!])
     return c.json(video!, 200)
   }

@@ -20,6 +20,7 @@ import { Route as PublicLoginRouteImport } from './routes/_public/login'
 import { Route as PublicPrivacyRouteImport } from './routes/_public/privacy'
 import { Route as PublicTermsRouteImport } from './routes/_public/terms'
 import { Route as AppMusicDownloaderRouteImport } from './routes/_app/music/downloader'
+import { Route as AppYoutubeKeptRouteImport } from './routes/_app/youtube/kept'
 import { Route as AppYoutubeSubscriptionsRouteImport } from './routes/_app/youtube/subscriptions'
 import { Route as AppYoutubeVideosRouteImport } from './routes/_app/youtube/videos'
 import { Route as PublicVerifyIndexRouteImport } from './routes/_public/verify/index'
@@ -80,6 +81,11 @@ const AppMusicDownloaderRoute = AppMusicDownloaderRouteImport.update({
   path: '/music/downloader',
   getParentRoute: () => AppRoute,
 } as any)
+const AppYoutubeKeptRoute = AppYoutubeKeptRouteImport.update({
+  id: '/youtube/kept',
+  path: '/youtube/kept',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppYoutubeSubscriptionsRoute = AppYoutubeSubscriptionsRouteImport.update({
   id: '/youtube/subscriptions',
   path: '/youtube/subscriptions',
@@ -121,6 +127,7 @@ export interface FileRoutesByFullPath {
   '/privacy': typeof PublicPrivacyRoute
   '/terms': typeof PublicTermsRoute
   '/music/downloader': typeof AppMusicDownloaderRoute
+  '/youtube/kept': typeof AppYoutubeKeptRoute
   '/youtube/subscriptions': typeof AppYoutubeSubscriptionsRoute
   '/youtube/videos': typeof AppYoutubeVideosRoute
   '/verify/$code': typeof PublicVerifyCodeRoute
@@ -138,6 +145,7 @@ export interface FileRoutesByTo {
   '/privacy': typeof PublicPrivacyRoute
   '/terms': typeof PublicTermsRoute
   '/music/downloader': typeof AppMusicDownloaderRoute
+  '/youtube/kept': typeof AppYoutubeKeptRoute
   '/youtube/subscriptions': typeof AppYoutubeSubscriptionsRoute
   '/youtube/videos': typeof AppYoutubeVideosRoute
   '/verify/$code': typeof PublicVerifyCodeRoute
@@ -158,6 +166,7 @@ export interface FileRoutesById {
   '/_public/terms': typeof PublicTermsRoute
   '/_app/': typeof AppIndexRoute
   '/_app/music/downloader': typeof AppMusicDownloaderRoute
+  '/_app/youtube/kept': typeof AppYoutubeKeptRoute
   '/_app/youtube/subscriptions': typeof AppYoutubeSubscriptionsRoute
   '/_app/youtube/videos': typeof AppYoutubeVideosRoute
   '/_public/verify/$code': typeof PublicVerifyCodeRoute
@@ -177,6 +186,7 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/terms'
     | '/music/downloader'
+    | '/youtube/kept'
     | '/youtube/subscriptions'
     | '/youtube/videos'
     | '/verify/$code'
@@ -194,6 +204,7 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/terms'
     | '/music/downloader'
+    | '/youtube/kept'
     | '/youtube/subscriptions'
     | '/youtube/videos'
     | '/verify/$code'
@@ -213,6 +224,7 @@ export interface FileRouteTypes {
     | '/_public/terms'
     | '/_app/'
     | '/_app/music/downloader'
+    | '/_app/youtube/kept'
     | '/_app/youtube/subscriptions'
     | '/_app/youtube/videos'
     | '/_public/verify/$code'
@@ -306,6 +318,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppMusicDownloaderRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/youtube/kept': {
+      id: '/_app/youtube/kept'
+      path: '/youtube/kept'
+      fullPath: '/youtube/kept'
+      preLoaderRoute: typeof AppYoutubeKeptRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/youtube/subscriptions': {
       id: '/_app/youtube/subscriptions'
       path: '/youtube/subscriptions'
@@ -356,6 +375,7 @@ interface AppRouteChildren {
   AppAdminRoute: typeof AppAdminRoute
   AppIndexRoute: typeof AppIndexRoute
   AppMusicDownloaderRoute: typeof AppMusicDownloaderRoute
+  AppYoutubeKeptRoute: typeof AppYoutubeKeptRoute
   AppYoutubeSubscriptionsRoute: typeof AppYoutubeSubscriptionsRoute
   AppYoutubeVideosRoute: typeof AppYoutubeVideosRoute
   AppYoutubeChannelIdRoute: typeof AppYoutubeChannelIdRoute
@@ -367,6 +387,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppAdminRoute: AppAdminRoute,
   AppIndexRoute: AppIndexRoute,
   AppMusicDownloaderRoute: AppMusicDownloaderRoute,
+  AppYoutubeKeptRoute: AppYoutubeKeptRoute,
   AppYoutubeSubscriptionsRoute: AppYoutubeSubscriptionsRoute,
   AppYoutubeVideosRoute: AppYoutubeVideosRoute,
   AppYoutubeChannelIdRoute: AppYoutubeChannelIdRoute,

@@ -16,6 +16,9 @@ import {
   type VideoKind,
 } from '../tables.ts'
 
+import { youtubeKeeps, youtubeKeptFiles } from '../keep/tables.ts'
+import type { KeptJson } from '../keep/schema.ts'
+
 // Reading videos: the feed, one video, related videos, as the API's JSON.
 
 export interface VideoJson {
@@ -36,6 +39,8 @@ export interface VideoJson {
   mediaUrl: string | null
   /** DeArrow's title and thumbnail for the user (null here; the routes fill it in: personal/dearrow.ts). */
   dearrow: DearrowJson | null
+  /** The user's keep of this video (src/youtube/keep), or null. */
+  kept: KeptJson | null
 }
 
 /** A user's mark on the current video row, as a scalar subquery (see videoSelect). */
@@ -46,6 +51,13 @@ function markOf(table: typeof youtubeLikes, userId: string) {
 }
 
 function videoColumns(userId: string) {
+  // the user's keep and the video's one file: a scalar subquery as the marks
+  const kept = sql<KeptJson | null>`(select json_build_object('state', case when k.error_kind is not null then 'failed' else coalesce(f.state, 'queued') end,
+    'maxHeight', k.max_height, 'height', f.height, 'sizeBytes', case when f.file is null then null else f.size end, 'pinned', k.pinned,
+    'error', case when k.error_kind is not null then k.error when f.state = 'failed' or f.error_kind is not null then f.error end,
+    'errorKind', coalesce(k.error_kind, case when f.state = 'failed' or f.error_kind is not null then f.error_kind end))
+    from ${youtubeKeeps} k left join ${youtubeKeptFiles} f on f.video_id = k.video_id
+    where k.user_id = ${userId} and k.video_id = ${youtubeVideos.id} and k.removed_at is null)`.mapWith((v) => (typeof v === 'string' ? JSON.parse(v) : v))
   return {
     id: youtubeVideos.id,
     title: youtubeVideos.title,
@@ -62,6 +74,7 @@ function videoColumns(userId: string) {
     liked: markOf(youtubeLikes, userId),
     queued: markOf(youtubeQueueEntries, userId),
     watched: markOf(youtubeWatches, userId),
+    kept,
   }
 }
 
@@ -81,6 +94,7 @@ type VideoRow = {
   liked: Date | null
   queued: Date | null
   watched: Date | null
+  kept: KeptJson | null
 }
 
 export function toVideoJson(row: VideoRow, mediaUrl?: string): VideoJson {
@@ -99,6 +113,7 @@ export function toVideoJson(row: VideoRow, mediaUrl?: string): VideoJson {
     watched: row.watched?.toISOString() ?? null,
     mediaUrl: mediaUrl ? `${mediaUrl.replace(/\/+$/, '')}/${row.id}.webm` : null,
     dearrow: null,
+    kept: row.kept ?? null,
   }
 }
 
@@ -306,4 +321,12 @@ export async function relatedVideos(db: Tx, userId: string, video: VideoJson, li
     .orderBy(desc(youtubeVideos.publishedAt), desc(youtubeVideos.id))
     .limit(limit)
   return rows.map((r) => toVideoJson(r, mediaUrl))
+}
+
+/** These videos (those that exist), in the order of `ids`. */
+export async function videosByIds(db: Tx, userId: string, ids: string[], mediaUrl?: string): Promise<VideoJson[]> {
+  if (!ids.length) return []
+  const rows = await videoSelect(db, userId).where(inArray(youtubeVideos.id, ids))
+  const byId = new Map(rows.map((r) => [r.id, toVideoJson(r, mediaUrl)]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
 }

@@ -51,6 +51,11 @@ export const queryKeys = {
   },
   /** GET /youtube/podcasts: the user's feeds (the channel switches read it too). */
   youtubePodcast: { all: ['YoutubePodcast'] as const },
+  youtubeKeep: {
+    all: ['YoutubeKeep'] as const,
+    rule: (channelId: string) => ['YoutubeKeep', 'rule', channelId] as const,
+    kept: (page: number, perPage: number) => ['YoutubeKeep', 'kept', { page, perPage }] as const,
+  },
   admin: {
     all: ['Admin'] as const,
     status: () => ['Admin', 'status'] as const,

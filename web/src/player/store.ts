@@ -10,6 +10,8 @@ export type PlayerVideo = {
   /** Direct media file (demo and tests): played by the HTML5 backend, else YouTube's player. */
   mediaUrl: string | null
   watched: string | null
+  /** The kept file's address when the user keeps this video and it is stored: listen mode plays it, no fetch. */
+  keptFile?: string | null
 }
 
 export type PageRequest = { page: number; at: 'first' | 'last' }
@@ -120,6 +122,7 @@ function sameVideo(a: PlayerVideo, b: PlayerVideo): boolean {
     a.title === b.title &&
     a.thumbnail === b.thumbnail &&
     a.mediaUrl === b.mediaUrl &&
+    (a.keptFile ?? null) === (b.keptFile ?? null) &&
     a.watched === b.watched &&
     a.channel.id === b.channel.id &&
     a.channel.title === b.channel.title &&

@@ -46,7 +46,7 @@ function useAdminMutation<V, R>(mutationFn: (vars: V) => Promise<R>) {
 }
 
 export const usePatchUser = () =>
-  useAdminMutation(({ id, ...json }: { id: string; admin?: boolean; disabled?: boolean }) =>
+  useAdminMutation(({ id, ...json }: { id: string; admin?: boolean; disabled?: boolean; keepQuotaMb?: number | null }) =>
     request(api.admin.users[':id'].$patch({ param: { id }, json })),
   )
 export const useDeleteUser = () => useAdminMutation((id: string) => request(api.admin.users[':id'].$delete({ param: { id } })))

@@ -165,9 +165,11 @@ function PlayerEngine({ player }: { player: RefObject<MediaPlayerHandle | null> 
   const tracking = useRef<{ ended(p: number, d: number): void }>(null)
   usePlayerShortcuts({ ...actions, seekBy: (s) => player.current?.seekBy(s) })
   // listen mode: the audio route once the video's audio is ready (docs/product.md#listen-mode)
-  const audio = useListenAudio(video?.id, listen)
-  usePrepareNext(listen, !!audio.src)
-  const source = useMemo(() => (video ? { id: video.id, mediaUrl: listen ? audio.src : video.mediaUrl } : null), [video, listen, audio.src])
+  // a kept video's own file is played as it is (its audio, no fetch: docs/product.md "Keeping videos")
+  const kept = video?.keptFile ?? null
+  const audio = useListenAudio(video?.id, listen && !kept)
+  usePrepareNext(listen, !!(kept ?? audio.src))
+  const source = useMemo(() => (video ? { id: video.id, mediaUrl: listen ? (kept ?? audio.src) : video.mediaUrl } : null), [video, listen, kept, audio.src])
 
   return (
     <>

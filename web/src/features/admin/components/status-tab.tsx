@@ -33,6 +33,16 @@ export function StatusTab() {
                   </>
                 )}
               </Fact>
+              <Fact label="Kept videos">
+                {status.disk.keep.freeBytes === null ? (
+                  'Unknown'
+                ) : (
+                  <>
+                    {status.disk.keep.low ? <Badge tone="bad">Waiting</Badge> : <Badge tone="ok">OK</Badge>} {bytes(status.disk.keep.freeBytes)} free, keeping
+                    needs {bytes(status.disk.keep.minFreeBytes)}
+                  </>
+                )}
+              </Fact>
               {status.disk.warning && <Alert status="error">{status.disk.warning}</Alert>}
               {status.proxy.untrustedForwarded && (
                 <Alert status="info" title="Proxy not trusted">
@@ -40,7 +50,19 @@ export function StatusTab() {
                   together. Set TRUST_PROXY=1 when a proxy you run is in front.
                 </Alert>
               )}
+              {status.disk.keep.warning && status.disk.keep.warning !== status.disk.warning && <Alert status="error">{status.disk.keep.warning}</Alert>}
             </FactCard>
+            {status.mediaServers.length > 0 && (
+              <FactCard title="Media servers">
+                {status.mediaServers.map((m) => (
+                  <Fact key={m.kind} label={m.kind === 'jellyfin' ? 'Jellyfin' : 'Plex'}>
+                    {m.ok === null ? <Badge>Not told yet</Badge> : m.ok ? <Badge tone="ok">OK</Badge> : <Badge tone="bad">Failed</Badge>} {m.url}
+                    {m.notifiedAt && <> · told {when(m.notifiedAt)}</>}
+                    {m.lastError && <> · {m.lastError}</>}
+                  </Fact>
+                ))}
+              </FactCard>
+            )}
             <FactCard title="YouTube">
               <Fact label="Mode">{status.youtube.mode === 'api' ? 'API key' : 'Feeds only (no API key)'}</Fact>
               <Fact label="Quota today">

@@ -7,6 +7,7 @@ import { Pagination } from '~/components/ui/pagination.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { useDebouncedValue } from '~/hooks/use-debounced-value.ts'
 import { usePatchUser, usersQuery } from '../api.ts'
+import { KeepQuotaCell } from './keep-quota-cell.tsx'
 import { DeleteUserDialog } from './delete-user-dialog.tsx'
 import { ActionsCell, actionFailed, Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
 
@@ -50,6 +51,7 @@ export function UsersTab() {
                       <th scope="col">Status</th>
                       <th scope="col">Jobs</th>
                       <th scope="col">Subscriptions</th>
+                      <th scope="col">Kept videos</th>
                       <th scope="col">Last seen</th>
                       <th scope="col">Actions</th>
                     </tr>
@@ -68,6 +70,9 @@ export function UsersTab() {
                         </td>
                         <td data-label="Jobs">{u.jobCount}</td>
                         <td data-label="Subscriptions">{u.subscriptionCount}</td>
+                        <td data-label="Kept videos">
+                          <KeepQuotaCell user={u} />
+                        </td>
                         <td data-label="Last seen">{when(u.lastSeenAt)}</td>
                         <ActionsCell
                           wrap

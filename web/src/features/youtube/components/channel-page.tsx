@@ -12,6 +12,7 @@ import { errorText, isStatus } from '~/lib/api.ts'
 import { channelQuery, useSubscribe } from '../api.ts'
 import { useChannelListen } from '../live.ts'
 import { AutoplayButton } from './autoplay-button.tsx'
+import { KeepSwitch } from './keep-switch.tsx'
 import { PodcastSwitch } from './podcast-switch.tsx'
 import { UnsubscribeDialog } from './unsubscribe-dialog.tsx'
 import { VideoList } from './video-list.tsx'
@@ -70,8 +71,9 @@ export function ChannelPage({ id }: { id: string }) {
         <styled.p color="fg.muted">You do not follow this channel yet. Subscribe to see its videos here.</styled.p>
       )}
       {c.subscribed && (
-        <styled.section aria-label="Podcast" mb="4">
+        <styled.section aria-label="Podcast and keeping" mb="4" display="flex" flexDirection="column" gap="4">
           <PodcastSwitch channelId={c.id} channelTitle={c.title} />
+          <KeepSwitch channelId={c.id} channelTitle={c.title} />
         </styled.section>
       )}
       {c.updating && (

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { getRouteApi } from '@tanstack/react-router'
-import { RefreshCwIcon, UserMinusIcon } from 'lucide-react'
+import { getRouteApi, Link } from '@tanstack/react-router'
+import { HardDriveIcon, RefreshCwIcon, UserMinusIcon } from 'lucide-react'
 import { memo, useState } from 'react'
 import { css } from 'styled-system/css'
 import { styled } from 'styled-system/jsx'
+import { button } from 'styled-system/recipes'
 import { Page } from '~/components/layout/page.tsx'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button, IconButton } from '~/components/ui/button.tsx'
@@ -15,6 +16,7 @@ import { subscriptionsQuery } from '../api.ts'
 import { useChannelListen } from '../live.ts'
 import { CardLink, channelPath } from './card-link.tsx'
 import { GroupsSection } from './groups-section.tsx'
+import { KeepSwitch } from './keep-switch.tsx'
 import { PodcastSwitch } from './podcast-switch.tsx'
 import { UnsubscribeDialog } from './unsubscribe-dialog.tsx'
 import { UpdateSubscriptionsDialog } from './update-subscriptions-dialog.tsx'
@@ -40,6 +42,10 @@ export function SubscriptionsPage() {
       actions={
         <>
           {list.isFetching && !list.isPending && <Spinner size="sm" label="Loading subscriptions" />}
+          <Link to="/youtube/kept" className={button({ variant: 'outline' })}>
+            <HardDriveIcon />
+            Kept videos
+          </Link>
           <Button onClick={() => setUpdating(true)}>
             <RefreshCwIcon />
             Update Subscriptions
@@ -109,6 +115,7 @@ const ChannelCard = memo(function ChannelCard({ channel, onUnsubscribe }: { chan
           </styled.span>
         )}
         <PodcastSwitch channelId={channel.id} channelTitle={channel.title} compact />
+        <KeepSwitch channelId={channel.id} channelTitle={channel.title} compact />
       </styled.div>
       <Tooltip content="Unsubscribe">
         <IconButton data-reveal="" aria-label={`Unsubscribe from ${channel.title}`} variant="ghost" size="sm" onClick={() => onUnsubscribe(channel)}>

@@ -3,6 +3,7 @@ import { memo, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import { formatTime } from '~/player/logic.ts'
 import type { MarkChange, Video } from '../api.ts'
+import { KEPT_STATE_WORDS } from '../keep-api.ts'
 import { trackSearch } from '../save-as-track.ts'
 import { CardLink, channelPath, useSearchString, videoPath } from './card-link.tsx'
 import { categoryIcon } from './category-icon.tsx'
@@ -165,6 +166,11 @@ export const VideoCard = memo(function VideoCard({ video, onToggle }: VideoCardP
           </span>
         )}
         <span className={bottomRow}>
+          {video.kept && (
+            <span className={kindBadge} role="img" aria-label={KEPT_STATE_WORDS[video.kept.state]} data-tooltip={KEPT_STATE_WORDS[video.kept.state]} data-kept={video.kept.state}>
+              {video.kept.state === 'ready' ? 'Kept' : video.kept.state === 'failed' ? 'Not kept' : 'Keeping'}
+            </span>
+          )}
           {video.kind !== 'video' && <span className={video.kind === 'live' ? liveBadge : kindBadge}>{KIND_LABELS[video.kind]}</span>}
           {video.duration !== null && video.kind !== 'live' && (
             <time className={kindBadge} dateTime={`PT${video.duration}S`}>

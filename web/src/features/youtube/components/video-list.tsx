@@ -1,3 +1,4 @@
+import { keptFileUrl } from '../keep-api.ts'
 import { useQuery } from '@tanstack/react-query'
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { styled } from 'styled-system/jsx'
@@ -54,6 +55,7 @@ function toPlayerVideo(v: Video): PlayerVideo {
     channel: { id: v.channel.id, title: v.channel.title, thumbnail: v.channel.thumbnail },
     mediaUrl: v.mediaUrl,
     watched: v.watched,
+    keptFile: v.kept?.state === 'ready' ? keptFileUrl(v.id) : null,
   }
 }
 

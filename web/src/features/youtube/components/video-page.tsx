@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { EyeIcon, HeartIcon, KeyboardIcon, ListMinusIcon, ListPlusIcon, SparklesIcon } from 'lucide-react'
-import { useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { EyeIcon, HardDriveDownloadIcon, HeartIcon, KeyboardIcon, ListMinusIcon, ListPlusIcon, MonitorPlayIcon, SparklesIcon } from 'lucide-react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
 import { Button, IconButton } from '~/components/ui/button.tsx'
@@ -17,6 +17,7 @@ import { usePlaybackTracking } from '~/player/use-playback-tracking.ts'
 import { useSegmentActions } from '~/player/use-segment-actions.ts'
 import { usePlayerShortcuts } from '~/player/use-shortcuts.ts'
 import { type MarkChange, type VideoDetail, useToggleMark, videoQuery } from '../api.ts'
+import { KEPT_STATE_WORDS, keptFileUrl, useKeepVideo, useRemoveKept } from '../keep-api.ts'
 import { localDate, SaveAsTrackLink, VideoCard } from './video-card.tsx'
 import { CardCell, CardGrid } from './video-grid.tsx'
 
@@ -66,6 +67,12 @@ function VideoView({ video }: { video: VideoDetail }) {
   // DeArrow's title (docs/product.md#dearrow), the uploader's one press away
   const [original, setOriginal] = useState(false)
   const shownTitle = (!original && video.dearrow?.title) || video.title
+  // a kept file plays in the browser's own player (byte ranges), with "Play from YouTube" as the way back
+  const [fromYoutube, setFromYoutube] = useState(false)
+  const keptReady = video.kept?.state === 'ready'
+  const source = useMemo(() => (keptReady && !fromYoutube ? { ...video, mediaUrl: keptFileUrl(video.id) } : video), [video, keptReady, fromYoutube])
+  const keep = useKeepVideo()
+  const unkeep = useRemoveKept()
   return (
     <styled.div display="flex" flexDirection="column" gap="6">
       <styled.div
@@ -78,9 +85,10 @@ function VideoView({ video }: { video: VideoDetail }) {
         style={{ maxWidth: 'min(64rem, calc((100dvh - 260px) * 16 / 9))', minWidth: 'min(100%, 20rem)' }}
       >
         <MediaPlayer
+          key={source.mediaUrl ?? 'youtube'}
           ref={player}
           controls
-          video={video}
+          video={source}
           playing={playing}
           onPlayingChange={setPlaying}
           onProgress={(playedSeconds, duration) => setProgress({ playedSeconds, duration })}
@@ -147,6 +155,34 @@ function VideoView({ video }: { video: VideoDetail }) {
                   Mark watched
                 </Button>
               </Tooltip>
+            )}
+            {video.kept?.state === 'failed' ? (
+              <Tooltip content={video.kept.error ?? 'Could not be kept'}>
+                <Button variant="outline" size="sm" data-kept="failed" disabled={keep.isPending} onClick={() => keep.mutate({ id: video.id })}>
+                  <HardDriveDownloadIcon />
+                  Keep again
+                </Button>
+              </Tooltip>
+            ) : video.kept ? (
+              <Tooltip content="Remove the kept copy">
+                <Button variant="subtle" size="sm" aria-pressed data-kept={video.kept.state} disabled={unkeep.isPending} onClick={() => unkeep.mutate({ id: video.id })}>
+                  <HardDriveDownloadIcon />
+                  {video.kept.state === 'ready' ? 'Kept' : KEPT_STATE_WORDS[video.kept.state]}
+                </Button>
+              </Tooltip>
+            ) : (
+              <Tooltip content="Keep a copy on the server">
+                <Button variant="outline" size="sm" aria-pressed={false} disabled={keep.isPending} onClick={() => keep.mutate({ id: video.id })}>
+                  <HardDriveDownloadIcon />
+                  Keep
+                </Button>
+              </Tooltip>
+            )}
+            {keptReady && (
+              <Button variant="outline" size="sm" onClick={() => setFromYoutube((y) => !y)}>
+                <MonitorPlayIcon />
+                {fromYoutube ? 'Play kept copy' : 'Play from YouTube'}
+              </Button>
             )}
             <SaveAsTrackLink video={video} label="Save as track" />
             <IconButton aria-label="Keyboard shortcuts" variant="ghost" size="sm" onClick={() => setHelp(true)} hideBelow="md">
