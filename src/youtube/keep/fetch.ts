@@ -15,7 +15,7 @@ import { keptFilesChanged } from './media-servers.ts'
 import { episodeNfo, episodeNumber, episodePaths, showFolder, tvshowNfo } from './names.ts'
 import { keepHooks } from './rules.ts'
 import { youtubeKeeps, youtubeKeptFiles } from './tables.ts'
-import { failForQuota, MB, quotaBytes, quotaSentence, quotaSentenceFor, usedBytes } from './usage.ts'
+import { failForQuota, MB, quotaBytes, quotaSentence, quotaSentenceFor, storedBytes } from './usage.ts'
 import { downloadVideo, videoType } from './ytdlp-video.ts'
 
 /**
@@ -146,7 +146,7 @@ async function keepersWithRoom(ctx: AppContext, videoId: string, size: number | 
       room.push({ userId: k.userId, left: Number.POSITIVE_INFINITY, quota: Number.POSITIVE_INFINITY, used: 0 })
       continue
     }
-    const used = await usedBytes(ctx.db, k.userId, videoId)
+    const used = await storedBytes(ctx.db, k.userId, videoId)
     if (used >= quota) await failForQuota(ctx.db, k.userId, videoId, quotaSentence(quota, used))
     else if (size !== null && used + size > quota) await failForQuota(ctx.db, k.userId, videoId, quotaSentenceFor(quota, used, size))
     else room.push({ userId: k.userId, left: quota - used, quota, used })

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
 import { rowsOf } from '../../db/rows.ts'
+import { personEpisodeBytes } from '../listen/episode-queries.ts'
 import { youtubeKeepQuotas, youtubeKeeps, youtubeKeptFiles } from './tables.ts'
 
 /** 1 MB of a quota. */
@@ -15,6 +16,14 @@ export async function usedBytes(db: Tx, userId: string, except?: string): Promis
       ${except ? sql`and k.video_id <> ${except}` : sql``}`),
   )
   return Number(row?.used ?? 0)
+}
+
+/**
+ * What the quota is checked against (docs/decisions/220): the kept files and the podcast
+ * episodes in the person's feeds, both stored for them on the server's disk.
+ */
+export async function storedBytes(db: Tx, userId: string, except?: string): Promise<number> {
+  return (await usedBytes(db, userId, except)) + (await personEpisodeBytes(db, userId))
 }
 
 /** The user's quota in bytes; null: no limit. */
@@ -32,7 +41,7 @@ const mb = (bytes: number) => `${Math.ceil(bytes / MB).toLocaleString('en')} MB`
 
 /** The sentence of a keep refused by the quota: what happened and what to do. */
 export const quotaSentence = (quota: number, used: number) =>
-  `Your space for kept videos (${mb(quota)}) is used up: ${mb(used)} kept. Remove kept videos on the Kept page, or ask an admin for more space.`
+  `Your space for kept videos (${mb(quota)}) is used up: ${mb(used)} taken by kept videos and podcast episodes. Remove kept videos on the Kept page, or ask an admin for more space.`
 export const quotaSentenceFor = (quota: number, used: number, size: number | null) =>
   `This video${size === null ? '' : ` (${mb(size)})`} does not fit in your space for kept videos: ${mb(used)} of ${mb(quota)} used. Remove kept videos on the Kept page, or ask an admin for more space.`
 
@@ -48,7 +57,7 @@ export async function failForQuota(db: Tx, userId: string, videoId: string, sent
 export async function quotaProblem(ctx: AppContext, userId: string, videoId: string): Promise<number | null> {
   const quota = await quotaBytes(ctx.db, userId)
   if (quota === null) return null
-  const used = await usedBytes(ctx.db, userId, videoId)
+  const used = await storedBytes(ctx.db, userId, videoId)
   if (used >= quota) {
     await failForQuota(ctx.db, userId, videoId, quotaSentence(quota, used))
     return 0
