@@ -114,7 +114,7 @@ test('episodes: the newest plain videos, sponsor cut out, duration and length of
 
   const list = await podcasts(a.client)
   expect(list.feeds).toEqual([
-    { channelId, title: 'Star Lab', url: expect.stringMatching(new RegExp(`/feeds/[\\w-]{32,}/channel/${channelId}\\.xml$`)), episodes: 2, keepLast: 2 },
+    { channelId, title: 'Star Lab', url: expect.stringMatching(new RegExp(`/feeds/[\\w-]{32,}/channel/${channelId}\\.xml$`)), episodes: 2, keepLast: 2, ready: 2, fetching: 0, failed: 0, problem: null },
   ])
   const mine = await items(list.feeds[0]!.url)
   // not the Short between them

@@ -10,6 +10,7 @@ import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.
 import { channelArt } from './art.ts'
 import { cutOf, enabledPodcastCuts, episodeDir, feedEpisodes } from './episode-queries.ts'
 import { requestEpisode } from './episodes.ts'
+import { episodeSummary } from './episode-status.ts'
 import { getSponsorblock } from './settings.ts'
 import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
 
@@ -126,6 +127,7 @@ export async function podcastsJson(ctx: AppContext, userId: string, reqUrl: stri
       url: `${root}/channel/${p.channelId}.xml`,
       episodes: (await episodes(ctx.db, userId, p.channelId, p.keepLast)).length,
       keepLast: p.keepLast,
+      ...(await episodeSummary(ctx.db, userId, p.channelId, p.keepLast)),
     })
   }
   return { feeds, allUrl: `${root}/all.xml`, opmlUrl: `${root}/feeds.opml` }

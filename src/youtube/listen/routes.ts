@@ -10,6 +10,7 @@ import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
 import { audioJson, getAudio, markPlayed, requestAudio, audioDir } from './audio.ts'
+import { episodeStatusRoutes } from './episode-status.ts'
 import { fetchUserEpisodes, podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
@@ -37,6 +38,7 @@ export function listenRoutes(ctx: AppContext) {
       const { enabled, keepLast } = c.req.valid('json')
       return c.json(await setPodcast(ctx, currentUser(c).id, c.req.param('id'), enabled, keepLast), 200)
     })
+    .route('/', episodeStatusRoutes(ctx))
     .get('/podcasts', async (c) => c.json(await podcastsJson(ctx, currentUser(c).id, c.req.url), 200))
     .post('/podcasts/rotate', async (c) => {
       const user = currentUser(c)
