@@ -126,7 +126,7 @@ describe('look-ups under limits', () => {
     const busy = await createTestApp({ ctx: { tools: t.ctx.tools }, env: { LOOKUP_TIMEOUT_SECONDS: '2', LOOKUP_CONCURRENCY: '1', FETCH_ALLOW_HOSTS: '127.0.0.1' } })
     try {
       const [first, second] = [(await signUp(busy)).client, (await signUp(busy)).client]
-      const path = (id: string) => `/api/music/lookup?video_url=${encodeURIComponent(`${media.url}/sleep/30000/${id}`)}`
+      const path = (id: string) => `/api/music/lookup?video_url=${encodeURIComponent(`${media.url}/sleep/30000/${id}`)}` as const
       const holding = first.get(path('holds-the-slot'))
       await Bun.sleep(200)
       const started = Date.now()

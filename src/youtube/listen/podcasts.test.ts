@@ -70,7 +70,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-type Podcasts = { feeds: { channelId: string; title: string; url: string; episodes: number; keepLast: number }[]; allUrl: string; opmlUrl: string }
+type Podcasts = { feeds: { channelId: string; title: string; url: string; episodes: number; keepLast: number; ready: number; fetching: number; failed: number; problem: string | null }[]; allUrl: string; opmlUrl: string }
 const podcasts = async (c: Client): Promise<Podcasts> => {
   const res = await c.get('/api/youtube/podcasts')
   expect(res.status).toBe(200)

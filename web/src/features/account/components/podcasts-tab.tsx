@@ -7,6 +7,7 @@ import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { CardBody, CardRoot } from '~/components/ui/card.tsx'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx'
+import { PodcastEpisodes, summaryText } from '~/components/podcast-episodes.tsx'
 import { Heading } from '~/components/ui/heading.tsx'
 import { PageSpinner } from '~/components/ui/spinner.tsx'
 import { api, errorText, request } from '~/lib/api.ts'
@@ -59,9 +60,10 @@ export function PodcastsTab() {
               ) : (
                 <styled.ul display="flex" flexDirection="column" gap="4" aria-label="Podcast feeds">
                   {podcasts.data.feeds.map((f) => (
-                    <li key={f.channelId}>
-                      <CopyField label={`${f.title} (${f.episodes} of ${f.keepLast} episodes ready)`} value={f.url} />
-                    </li>
+                    <styled.li key={f.channelId} display="flex" flexDirection="column" gap="2">
+                      <CopyField label={`${f.title}: ${summaryText(f)}`} value={f.url} />
+                      <PodcastEpisodes channelId={f.channelId} channelTitle={f.title} summary={f} />
+                    </styled.li>
                   ))}
                 </styled.ul>
               )}
