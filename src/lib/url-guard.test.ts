@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startEgressProxy } from './egress-proxy.ts'
 import { guardedFetch } from './guarded-fetch.ts'
 import { checkTarget, checkUrl, emptyAllowList, isBlockedAddress, parseAllowList, UrlRefused } from './url-guard.ts'
+import { YOUTUBE_UNREACHABLE } from './unreachable.ts'
 
 // Decision-level tests: private and link-local addresses are only ever judged,
 // never contacted. The only traffic below goes to servers on 127.0.0.1.
@@ -134,6 +135,18 @@ describe('checkUrl', () => {
     ]) {
       await refused(checkUrl(raw, emptyAllowList, resolveTo(['127.0.0.1'])))
     }
+  })
+
+  test("YouTube's own name not resolving: this server cannot reach it, not a typo in the link", async () => {
+    for (const raw of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ', 'https://music.youtube.com/watch?v=dQw4w9WgXcQ']) {
+      const err = await checkUrl(raw, emptyAllowList, resolveTo([])).catch((e: Error) => e)
+      expect(err).toBeInstanceOf(UrlRefused)
+      expect((err as Error).message).toBe(`t${YOUTUBE_UNREACHABLE.slice(1)}`)
+    }
+    // another host: still a typo to check
+    expect(((await checkUrl('https://media.example/x', emptyAllowList, resolveTo([])).catch((e: Error) => e)) as Error).message).toBe(
+      'the host media.example was not found; check the link for typos',
+    )
   })
 
   test('host names are judged by every address they resolve to', async () => {

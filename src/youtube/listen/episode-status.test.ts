@@ -78,7 +78,7 @@ test('every episode failed: each says why, the podcast says so once with what to
   expect(now.episodes.map((e) => e.videoId)).toEqual(plain.slice(0, 3))
   for (const e of now.episodes) expect(e).toMatchObject({ state: 'failed', error: ERROR_SENTENCES.private })
   expect(now).toMatchObject({ ready: 0, fetching: 0, failed: 3 })
-  expect(now.problem).toBe(`No episode of this podcast could be made. ${ERROR_SENTENCES.private} Once the cause is fixed, press Retry all.`)
+  expect(now.problem).toBe(`No episode of this podcast could be made. ${ERROR_SENTENCES.private} Once the cause is fixed, press Retry All.`)
   // the same counts and sentence with the feed (the switches and Account › Podcasts read them)
   const list = (await (await a.client.get('/api/youtube/podcasts')).json()) as { feeds: Record<string, unknown>[] }
   expect(list.feeds[0]).toMatchObject({ channelId, episodes: 0, keepLast: 3, ready: 0, fetching: 0, failed: 3, problem: now.problem })

@@ -64,7 +64,7 @@ export function summarize(statuses: EpisodeStatus[]): EpisodeSummary {
   if (failed > 0 && failed === statuses.length) {
     const reasons = new Set(statuses.map((e) => e.error))
     const why = reasons.size === 1 ? ` ${[...reasons][0]}` : ' Each failed for its own reason, listed with the episode.'
-    problem = `No episode of this podcast could be made.${why} Once the cause is fixed, press Retry all.`
+    problem = `No episode of this podcast could be made.${why} Once the cause is fixed, press Retry All.`
   }
   return { ready: count('ready'), fetching: count('fetching') + count('waiting'), failed, problem }
 }
