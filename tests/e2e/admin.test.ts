@@ -134,6 +134,15 @@ describe('admin page and notifications in the browser', () => {
     await page.getByText('Not run yet').waitFor()
     await page.getByRole('button', { name: 'Run canary now' }).click()
     await page.getByText(/^Failed \(network\) on yt-dlp .*: YouTube could not be reached from the server/).waitFor({ timeout: 60_000 })
+    // the State above agrees with the canary (never "Working" above a failed one); yt-dlp's own words one step away
+    await page.getByTestId('youtube-state').getByText('Not working').waitFor()
+    expect(await page.getByTestId('youtube-state').textContent()).toContain('YouTube could not be reached from the server')
+    expect(await page.getByText(/^ERROR: /).isVisible()).toBe(false)
+    await page.getByText('What yt-dlp said').click()
+    await page.getByText(/^ERROR: /).waitFor()
+    // the yt-dlp in use by its real origin (Debian's, the managed copy being off here), and its age
+    expect(await page.getByTestId('ytdlp-in-use').textContent()).toMatch(/^2023\.03\.04 \(the system's yt-dlp, released 2023-03-04\)$/)
+    await page.getByTestId('ytdlp-warning').getByText(/^yt-dlp 2023\.03\.04 is [\d,]+ days old: /).waitFor()
     const cookiesFile = join(folders!.workDir, 'cookies.txt')
     await Bun.write(cookiesFile, '# Netscape HTTP Cookie File\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tPREF\tf6=40000000\n.youtube.com\tTRUE\t/\tTRUE\t2147483647\tSID\tsecret-value\n')
     await page.getByText("Every user's lookups and downloads act as the account these cookies belong to", { exact: false }).waitFor()

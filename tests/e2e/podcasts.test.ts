@@ -262,10 +262,8 @@ describe('podcasts in the browser', () => {
       // the subscription card shows the count and Retry All
       await page.goto('/youtube/subscriptions')
       const tile = page.getByRole('article', { name: 'Star Lab' })
-      await tile.getByText('1 of 2 episodes ready, 1 failed.').waitFor().catch(async (err) => {
-        throw new Error(`${err}\n${await page.locator('main').innerText()}`)
-      })
-      await tile.getByText('Episodes of Star Lab').click()
+      await tile.getByText('1 of 2 episodes ready, 1 failed.').waitFor({ timeout: 60_000 })
+      await tile.getByText('Episodes of Star Lab', { exact: true }).click()
       await tile.getByText('Failed: This video is private.').waitFor()
       expect(await axeFindings(page, 'subscriptions, a failed episode')).toEqual([])
       await shot('subscriptions-podcast-failed')

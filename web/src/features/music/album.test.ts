@@ -12,14 +12,18 @@ describe('albumFromTitle (docs/product.md#album-from-title)', () => {
     expect(albumFromTitle('Strobe (Radio Edit)')).toBe('Strobe - Edit')
   })
 
-  test('more than 2 words become their initials', () => {
-    expect(albumFromTitle('Never Gonna Give You Up')).toBe('NGGYU - Single')
+  test('more than 2 words before parentheses become their initials', () => {
     expect(albumFromTitle('Never Gonna Give You Up (Official Video)')).toBe('NGGYU - Video')
-    expect(albumFromTitle('One More Time')).toBe('OMT - Single')
+    expect(albumFromTitle('One More Time (Live)')).toBe('OMT - Live')
+  })
+
+  test('a single (no parentheses) keeps its whole title (docs/decisions/274)', () => {
+    expect(albumFromTitle('Never Gonna Give You Up')).toBe('Never Gonna Give You Up - Single')
+    expect(albumFromTitle('Ranking lost maps #1')).toBe('Ranking lost maps #1 - Single')
   })
 
   test('initials keep their case', () => {
-    expect(albumFromTitle('the quick brown fox')).toBe('tqbf - Single')
+    expect(albumFromTitle('the quick brown fox (x)')).toBe('tqbf - x')
     expect(albumFromTitle('Song of the Year (Live)')).toBe('SotY - Live')
   })
 
@@ -52,7 +56,7 @@ describe('albumFromTitle (docs/product.md#album-from-title)', () => {
 
   test('words in other scripts and with emoji', () => {
     expect(albumFromTitle('Café del Mar (Remix)')).toBe('CdM - Remix')
-    expect(albumFromTitle('Émile et les autres')).toBe('Éela - Single')
+    expect(albumFromTitle('Émile et les autres (Live)')).toBe('Éela - Live')
     expect(albumFromTitle('🎵 la la (Edit)')).toBe('🎵ll - Edit')
   })
 })

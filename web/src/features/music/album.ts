@@ -2,10 +2,12 @@
  * docs/product.md#album-from-title: the album derived from a track title.
  *
  *  1. the text before the first parenthesis, trimmed;
- *  2. if it has more than 2 words, abbreviated to their initials;
+ *  2. if it has more than 2 words and parentheses follow, abbreviated to their initials (a
+ *     single, with no parentheses, keeps its title whole: docs/decisions/274);
  *  3. then ' - ' plus the last word inside the parentheses, or ' - Single' if there is none.
  *
  *     albumFromTitle('Blue Monday')                        // 'Blue Monday - Single'
+ *     albumFromTitle('Ranking lost maps #1')               // 'Ranking lost maps #1 - Single'
  *     albumFromTitle('Blue Monday (Extended Mix)')         // 'Blue Monday - Mix'
  *     albumFromTitle('Never Gonna Give You Up (Remix)')    // 'NGGYU - Remix'
  *
@@ -21,7 +23,8 @@ export function albumFromTitle(title: string): string {
   if (before === '' && open === -1) return ''
 
   const words = before.split(/\s+/).filter(Boolean)
-  const name = words.length > 2 ? words.map((w) => Array.from(w)[0]).join('') : words.join(' ')
+  // initials only for a version of something (parentheses); a single's album is its title
+  const name = words.length > 2 && open !== -1 ? words.map((w) => Array.from(w)[0]).join('') : words.join(' ')
 
   let suffix = 'Single'
   if (open !== -1) {
