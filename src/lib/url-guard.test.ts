@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startEgressProxy } from './egress-proxy.ts'
+import { logRefusal, startEgressProxy } from './egress-proxy.ts'
+import { log } from './logger.ts'
 import { guardedFetch } from './guarded-fetch.ts'
 import { checkTarget, checkUrl, emptyAllowList, isBlockedAddress, parseAllowList, UrlRefused } from './url-guard.ts'
 import { YOUTUBE_UNREACHABLE } from './unreachable.ts'
@@ -318,6 +319,33 @@ describe('guardedFetch and DNS rebinding (loopback servers only)', () => {
       expect(seen.internal).toBe(0)
     } finally {
       proxy.close()
+    }
+  })
+})
+
+describe('egress refusals in the log (an offline start)', () => {
+  test('a host that does not resolve: one "offline" line per host and ten minutes; other refusals each time', () => {
+    const lines: { msg: string; fields?: Record<string, unknown> }[] = []
+    const warn = log.warn
+    log.warn = (msg, fields) => void lines.push({ msg, fields })
+    try {
+      const notFound = new UrlRefused(`t${YOUTUBE_UNREACHABLE.slice(1)}`)
+      const url = new URL('https://www.youtube.com/')
+      const t0 = 1_000_000_000
+      for (let i = 0; i < 10; i++) logRefusal(url, notFound, t0 + i * 1000)
+      logRefusal(new URL('https://other.example/'), new UrlRefused('the host other.example was not found; check the link for typos'), t0)
+      logRefusal(url, notFound, t0 + 11 * 60_000)
+      logRefusal(new URL('http://10.0.0.1/'), new UrlRefused('private'), t0)
+      logRefusal(new URL('http://10.0.0.1/'), new UrlRefused('private'), t0)
+      expect(lines.map((l) => [l.msg.split(':')[0], l.fields?.host ?? l.fields?.url])).toEqual([
+        ['offline', 'www.youtube.com'],
+        ['offline', 'other.example'],
+        ['offline', 'www.youtube.com'],
+        ['egress refused', 'http://10.0.0.1'],
+        ['egress refused', 'http://10.0.0.1'],
+      ])
+    } finally {
+      log.warn = warn
     }
   })
 })

@@ -15,7 +15,12 @@ import { queryKeys } from '~/lib/query-keys.ts'
 import { CopyField } from './music-players-tab.tsx'
 
 // the channel switches' query (same key, one cache entry; features do not import each other)
-const podcastsQuery = queryOptions({ queryKey: queryKeys.youtubePodcast.all, queryFn: () => request(api.youtube.podcasts.$get()) })
+const podcastsQuery = queryOptions({
+  queryKey: queryKeys.youtubePodcast.all,
+  queryFn: () => request(api.youtube.podcasts.$get()),
+  // the counts follow while episodes are being made (after Retry, say)
+  refetchInterval: (q) => (q.state.data?.feeds.some((f) => f.fetching > 0) ? 10_000 : false),
+})
 
 /**
  * Account → Podcasts (docs/product.md#podcasts): the private feed addresses with copy buttons,
