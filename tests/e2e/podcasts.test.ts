@@ -171,13 +171,16 @@ describe('podcasts in the browser', () => {
       expect(await field.inputValue()).toBe(before.feeds[0]!.url)
       expect(await page.getByRole('textbox', { name: 'All your podcasts in one feed' }).inputValue()).toBe(before.allUrl)
       expect(await page.getByRole('link', { name: 'Download the OPML file' }).getAttribute('href')).toBe(before.opmlUrl)
-      // every tab on one row, none cut off
+      // every tab on one row at 1280 px (Legal not alone on a second), none cut off
       const list = (await page.getByRole('tablist').boundingBox())!
-      for (const name of ['Account', 'Podcasts', 'Legal']) {
+      const rows = new Set<number>()
+      for (const name of ['Account', 'WebDAV', 'API Tokens', 'Music Players', 'Podcasts', 'Notifications', 'SponsorBlock', 'Legal']) {
         const tab = (await page.getByRole('tab', { name, exact: true }).boundingBox())!
         expect(tab.x + tab.width).toBeLessThanOrEqual(list.x + list.width + 1)
         expect(tab.y).toBeLessThan(list.y + list.height)
+        rows.add(Math.round(tab.y))
       }
+      expect(rows.size).toBe(1)
       // the feed answers without a cookie, as a podcast app fetches it
       expect((await fetch(before.feeds[0]!.url)).status).toBe(200)
 
@@ -220,6 +223,9 @@ describe('podcasts in the browser', () => {
       await page.goto('/account?tab=podcasts')
       await page.getByRole('textbox', { name: 'All your podcasts in one feed' }).waitFor()
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
+      // the tabs take two rows on a phone, not three
+      const tops = await page.getByRole('tab').evaluateAll((tabs) => new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size)
+      expect(tops).toBeLessThanOrEqual(2)
       expect(await axeFindings(page, 'account podcasts, phone')).toEqual([])
       await shot('account-podcasts-phone')
       await page.goto(`/youtube/channel/${channelId}`)

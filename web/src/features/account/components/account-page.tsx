@@ -11,11 +11,12 @@ import { PodcastsTab } from './podcasts-tab.tsx'
 import { SponsorblockTab } from './sponsorblock-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-// more tabs than one row holds on most screens: they wrap at every width (as on phones),
-// the chosen one underlined by itself since the sliding indicator assumes one row
+// eight tabs: one row at 1280 px (tighter padding), two on a phone (smaller words); they may
+// wrap at any width, the chosen one underlined by itself since the sliding indicator assumes one row
 const wrapTabs = css({
   flexWrap: 'wrap',
   rowGap: '1',
+  '& > [data-part=trigger]': { px: '2', textStyle: { base: 'sm', md: 'md' } },
   '& > [data-part=trigger][data-selected]': { boxShadow: 'inset 0 -2px 0 0 var(--colors-color-palette-default)' },
   '& > [data-part=indicator]': { display: 'none' },
 })

@@ -84,6 +84,8 @@ export function PodcastSwitch({ channelId, channelTitle, compact = false }: { ch
             max={KEEP_LAST_MAX}
             step={1}
             w="4.5rem"
+            // the number in the label's size (the xs input's own is smaller)
+            textStyle="sm"
             minH="6"
             value={keepText}
             aria-invalid={keepError ? true : undefined}
