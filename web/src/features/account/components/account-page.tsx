@@ -16,7 +16,7 @@ import { WebdavTab } from './webdav-tab.tsx'
 const wrapTabs = css({
   flexWrap: 'wrap',
   rowGap: '1',
-  '& > [data-part=trigger]': { px: '2', textStyle: { base: 'sm', md: 'md' } },
+  '& > [data-part=trigger]': { px: { base: '1.5', md: '2' }, textStyle: { base: 'xs', sm: 'sm', md: 'md' } },
   '& > [data-part=trigger][data-selected]': { boxShadow: 'inset 0 -2px 0 0 var(--colors-color-palette-default)' },
   '& > [data-part=indicator]': { display: 'none' },
 })
