@@ -76,7 +76,7 @@ async function expectClearOfStrip() {
     const style = getComputedStyle(sbNotice)
     return {
       strip: { top: strip.top, left: strip.left, right: strip.right },
-      account: account && account.checkVisibility() ? box(account) : null,
+      account: account?.checkVisibility() ? box(account) : null,
       // where the notice's lower edge sits (it is empty now: its place, not its box)
       noticeBottom: innerHeight - Number.parseFloat(style.bottom),
       noticeMaxWidth: style.maxWidth,
