@@ -87,7 +87,8 @@ export function oidcRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .get('/providers', (c) => {
       const providers: Provider[] = client ? [{ id: OIDC_PROVIDER_ID, name: client.name }] : []
-      return c.json({ providers, passwordSignup: env.SIGNUP !== 'oidc-only' }, 200)
+      // mail: where a sign-up's verification link goes (without SMTP_URL: the log and DATA_DIR/mail)
+      return c.json({ providers, passwordSignup: env.SIGNUP !== 'oidc-only', mail: env.SMTP_URL ? ('smtp' as const) : ('file' as const) }, 200)
     })
     .get('/identities', async (c) => {
       const me = currentUser(c)

@@ -66,15 +66,25 @@ describe('GET /api/auth/providers', () => {
     expect(await (await t.app.request('/api/auth/providers')).json()).toEqual({
       providers: [{ id: 'default', name: 'Test ID' }],
       passwordSignup: true,
+      mail: 'file',
     })
     const plain = await createTestApp()
     try {
-      expect(await (await plain.app.request('/api/auth/providers')).json()).toEqual({ providers: [], passwordSignup: true })
+      expect(await (await plain.app.request('/api/auth/providers')).json()).toEqual({ providers: [], passwordSignup: true, mail: 'file' })
       await expectError(plain.app.request('/api/auth/oidc/default/start'), 404, 'Provider not found.')
     } finally {
       await plain.close()
     }
     await expectError(t.app.request('/api/auth/oidc/other/start'), 404, 'Provider not found.')
+  })
+
+  test('mail: smtp with SMTP_URL (where a sign-up link goes, for the sign-up form)', async () => {
+    const mailing = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:9' })
+    try {
+      expect(await (await mailing.app.request('/api/auth/providers')).json()).toMatchObject({ mail: 'smtp' })
+    } finally {
+      await mailing.close()
+    }
   })
 })
 

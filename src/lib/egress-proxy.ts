@@ -26,6 +26,27 @@ export interface EgressProxy {
 const MAX_HEAD = 32 * 1024
 const IDLE_MS = 60_000
 
+/** A host that does not resolve is said once per this long, not at every refused request. */
+const OFFLINE_NOTE_MS = 10 * 60_000
+const offlineNoted = new Map<string, number>()
+
+/**
+ * A refusal in the log. A name that does not resolve (an offline start: the canary, the
+ * runtime checks and the first jobs all ask for www.youtube.com) is one "offline" line per
+ * host and ten minutes; any other refusal is logged each time.
+ */
+export function logRefusal(url: URL, err: unknown, now = Date.now()) {
+  const reason = err instanceof Error ? err.message : String(err)
+  if (/was not found|cannot reach/.test(reason)) {
+    const last = offlineNoted.get(url.hostname)
+    if (last !== undefined && now - last < OFFLINE_NOTE_MS) return
+    offlineNoted.set(url.hostname, now)
+    log.warn('offline: this server cannot resolve a host it needs; requests to it fail until it can (said again in 10 minutes)', { host: url.hostname })
+    return
+  }
+  log.warn('egress refused', { url: url.origin, reason })
+}
+
 const proxies = new WeakMap<AllowList, Promise<EgressProxy>>()
 
 /** One proxy per allow-list, started on first use and kept for the process (unref'd). */
@@ -108,7 +129,7 @@ async function handle(client: Socket, allow: AllowList) {
     try {
       dest = await checkedTarget(url, allow, pinnedAddress(headerLines))
     } catch (err) {
-      log.warn('egress refused', { url: url.origin, reason: err instanceof Error ? err.message : String(err) })
+      logRefusal(url, err)
       return refuse(403, `refused: ${err instanceof Error ? err.message : 'not allowed'}`)
     }
     const upstream = connect({ host: dest.host, port: dest.port })

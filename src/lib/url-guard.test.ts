@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startEgressProxy } from './egress-proxy.ts'
+import { logRefusal, startEgressProxy } from './egress-proxy.ts'
+import { log } from './logger.ts'
 import { guardedFetch } from './guarded-fetch.ts'
 import { checkTarget, checkUrl, emptyAllowList, isBlockedAddress, parseAllowList, UrlRefused } from './url-guard.ts'
+import { YOUTUBE_UNREACHABLE } from './unreachable.ts'
 
 // Decision-level tests: private and link-local addresses are only ever judged,
 // never contacted. The only traffic below goes to servers on 127.0.0.1.
@@ -134,6 +136,18 @@ describe('checkUrl', () => {
     ]) {
       await refused(checkUrl(raw, emptyAllowList, resolveTo(['127.0.0.1'])))
     }
+  })
+
+  test("YouTube's own name not resolving: this server cannot reach it, not a typo in the link", async () => {
+    for (const raw of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ', 'https://music.youtube.com/watch?v=dQw4w9WgXcQ']) {
+      const err = await checkUrl(raw, emptyAllowList, resolveTo([])).catch((e: Error) => e)
+      expect(err).toBeInstanceOf(UrlRefused)
+      expect((err as Error).message).toBe(`t${YOUTUBE_UNREACHABLE.slice(1)}`)
+    }
+    // another host: still a typo to check
+    expect(((await checkUrl('https://media.example/x', emptyAllowList, resolveTo([])).catch((e: Error) => e)) as Error).message).toBe(
+      'the host media.example was not found; check the link for typos',
+    )
   })
 
   test('host names are judged by every address they resolve to', async () => {
@@ -305,6 +319,33 @@ describe('guardedFetch and DNS rebinding (loopback servers only)', () => {
       expect(seen.internal).toBe(0)
     } finally {
       proxy.close()
+    }
+  })
+})
+
+describe('egress refusals in the log (an offline start)', () => {
+  test('a host that does not resolve: one "offline" line per host and ten minutes; other refusals each time', () => {
+    const lines: { msg: string; fields?: Record<string, unknown> }[] = []
+    const warn = log.warn
+    log.warn = (msg, fields) => void lines.push({ msg, fields })
+    try {
+      const notFound = new UrlRefused(`t${YOUTUBE_UNREACHABLE.slice(1)}`)
+      const url = new URL('https://www.youtube.com/')
+      const t0 = 1_000_000_000
+      for (let i = 0; i < 10; i++) logRefusal(url, notFound, t0 + i * 1000)
+      logRefusal(new URL('https://other.example/'), new UrlRefused('the host other.example was not found; check the link for typos'), t0)
+      logRefusal(url, notFound, t0 + 11 * 60_000)
+      logRefusal(new URL('http://10.0.0.1/'), new UrlRefused('private'), t0)
+      logRefusal(new URL('http://10.0.0.1/'), new UrlRefused('private'), t0)
+      expect(lines.map((l) => [l.msg.split(':')[0], l.fields?.host ?? l.fields?.url])).toEqual([
+        ['offline', 'www.youtube.com'],
+        ['offline', 'other.example'],
+        ['offline', 'www.youtube.com'],
+        ['egress refused', 'http://10.0.0.1'],
+        ['egress refused', 'http://10.0.0.1'],
+      ])
+    } finally {
+      log.warn = warn
     }
   })
 })

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises'
 import { BlockList, isIP } from 'node:net'
+import { isYoutubeHost, YOUTUBE_UNREACHABLE } from './unreachable.ts'
 
 /**
  * One guard for every URL the server fetches on a user's behalf (video,
@@ -10,6 +11,9 @@ import { BlockList, isIP } from 'node:net'
  * the host the user gave, never an address DNS answered.
  */
 export class UrlRefused extends Error {}
+
+/** Refusals are clauses after `field: `; the web capitalises their first letter again. */
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 
 const blocked = new BlockList()
 for (const [net, prefix] of [
@@ -134,7 +138,11 @@ export async function checkTarget(
       addresses = []
     }
   }
-  if (addresses.length === 0) throw new UrlRefused(`the host ${host} was not found; check the link for typos`)
+  if (addresses.length === 0) {
+    // YouTube's own name not found: this server has no route to it, the link is fine
+    if (isYoutubeHost(host)) throw new UrlRefused(lowerFirst(YOUTUBE_UNREACHABLE))
+    throw new UrlRefused(`the host ${host} was not found; check the link for typos`)
+  }
   // the message names the host the user gave, never the addresses DNS answered
   if (addresses.some((a) => isBlockedAddress(a, allow))) throw new UrlRefused(internalRefusal)
   return { url, address: addresses[0] }

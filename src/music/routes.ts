@@ -144,7 +144,9 @@ export function musicRoutes(ctx: AppContext) {
       let resolvedArtworkUrl: string
       try {
         resolvedArtworkUrl = await limitLookup(ctx, currentUser(c).id, c.req.raw.signal, (signal) => resolveArtwork(artwork_url, ctx.allow, signal))
-      } catch {
+      } catch (err) {
+        // no turn in time: the server is busy (503), not the link
+        answerPaceWait(err)
         // not a page or image, no cover on it, refused hop, timeout: the same answer for all
         fail(400, 'Unable to get artwork.')
       }

@@ -1,3 +1,5 @@
+import { NO_ROUTE, YOUTUBE_UNREACHABLE } from '../lib/unreachable.ts'
+
 /**
  * Why a yt-dlp or ffmpeg run failed, as one of the job's `errorKind`s
  * (docs/api.md, Music), and the sentence a person sees for it. The patterns
@@ -43,6 +45,15 @@ export const ERROR_SENTENCES: Record<ErrorKind, string> = {
   disk_full: 'The server is out of disk space; ask its administrator.',
   internal: 'Something went wrong on the server. Try again; if it keeps failing, tell an admin.',
   quota: 'Your space for kept videos is used up. Remove kept videos on the Kept page, or ask an admin for more space.',
+}
+
+/**
+ * The sentence for a failed YouTube download (listen mode, podcast episodes): with no route to
+ * YouTube, the one sentence that says so (src/lib/unreachable.ts), else the kind's.
+ */
+export function youtubeFailureSentence(kind: ErrorKind, message: string | null | undefined): string {
+  if (kind === 'network' && message && NO_ROUTE.test(message)) return YOUTUBE_UNREACHABLE
+  return failureSentence(kind, message)
 }
 
 /** Health's sentence, and a YouTube link job's `error`, without a supported JavaScript runtime (docs/api.md). */

@@ -120,6 +120,27 @@ describe('look-ups under limits', () => {
       await quick.close()
     }
   })
+
+  test('a look-up that waited for its turn past its deadline: 503, the server is busy, with Retry-After', async () => {
+    // one slot, 2 s per look-up: a second look-up waits at most 1 s (half) for the slot
+    const busy = await createTestApp({ ctx: { tools: t.ctx.tools }, env: { LOOKUP_TIMEOUT_SECONDS: '2', LOOKUP_CONCURRENCY: '1', FETCH_ALLOW_HOSTS: '127.0.0.1' } })
+    try {
+      const [first, second] = [(await signUp(busy)).client, (await signUp(busy)).client]
+      const path = (id: string) => `/api/music/lookup?video_url=${encodeURIComponent(`${media.url}/sleep/30000/${id}`)}` as const
+      const holding = first.get(path('holds-the-slot'))
+      await Bun.sleep(200)
+      const started = Date.now()
+      const res = await second.get(path('waits'))
+      expect(res.status).toBe(503)
+      expect(res.headers.get('retry-after')).toBe('5')
+      expect(await res.json()).toEqual({ detail: 'The server is busy with other look-ups. Try again in 5 seconds.' })
+      expect(Date.now() - started).toBeLessThan(1_900)
+      // the one that had the slot ran out of its own time: that link could not be read (400)
+      expect((await holding).status).toBe(400)
+    } finally {
+      await busy.close()
+    }
+  })
 })
 
 describe('cookies for yt-dlp', () => {

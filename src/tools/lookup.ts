@@ -73,8 +73,24 @@ export function runLookup<T>(
   )
 }
 
-/** A look-up that could not get its YouTube turn in time: 503 with Retry-After (seconds until the turn or the pause's end). */
+/**
+ * A look-up that waited lookupWaitMs for one of the look-up slots (the app's or the user's)
+ * and got none: the server is busy, which says nothing about the link (issue 37, minor 7).
+ */
+export class LookupBusy extends Error {
+  override name = 'LookupBusy'
+}
+
+/** Seconds a look-up turned away for want of a slot is told to wait: about one look-up's time. */
+export const BUSY_RETRY_SECONDS = 5
+
+/**
+ * A look-up that could not get its turn in time: 503 with Retry-After (seconds until the YouTube
+ * turn or the pause's end; a few seconds when the look-up slots were all taken).
+ */
 export function answerPaceWait(err: unknown): void {
+  if (err instanceof LookupBusy)
+    fail(503, `The server is busy with other look-ups. Try again in ${BUSY_RETRY_SECONDS} seconds.`, { 'Retry-After': String(BUSY_RETRY_SECONDS) })
   if (!(err instanceof PaceWait)) return
   const seconds = Math.max(1, Math.ceil((err.until.getTime() - Date.now()) / 1000))
   const detail =
@@ -95,10 +111,20 @@ export async function limitLookup<T>(ctx: AppContext, userId: string, clientSign
   let mine = users.get(userId)
   if (!mine) users.set(userId, (mine = new Slots(env.LOOKUP_CONCURRENCY_PER_USER)))
 
+  // waiting for a slot is bounded as the YouTube turn is: the look-up itself keeps the other half
+  const turn = AbortSignal.any([signal, AbortSignal.timeout(lookupWaitMs(ctx))])
+  const take = async (slots: Slots) => {
+    try {
+      await slots.take(turn)
+    } catch (err) {
+      if (!clientSignal.aborted) throw new LookupBusy('no look-up slot within its wait')
+      throw err
+    }
+  }
   // the user's own turn first, so one user's burst cannot hold the global slots while waiting
-  await mine.take(signal)
+  await take(mine)
   try {
-    await all.take(signal)
+    await take(all)
     try {
       return await fn(signal)
     } finally {

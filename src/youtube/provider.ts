@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception'
 import { fail } from '../lib/errors.ts'
 import { errorFields, log } from '../lib/logger.ts'
+import { isNoRoute, YOUTUBE_UNREACHABLE } from '../lib/unreachable.ts'
 import { YoutubeApiError } from './client.ts'
 import { QuotaExhausted } from './quota.ts'
 
@@ -16,6 +17,8 @@ export async function provider<T>(work: () => Promise<T>): Promise<T> {
     if (err instanceof HTTPException) throw err
     log.warn('youtube provider call failed', errorFields(err))
     if (err instanceof YoutubeApiError && err.status === 400) fail(400, 'Channel not found.')
+    // no route at all (DNS, refused): the one sentence for it, not "try again later"
+    if (!(err instanceof YoutubeApiError) && isNoRoute(err)) fail(502, YOUTUBE_UNREACHABLE)
     fail(502, 'YouTube is unavailable, try again later.')
   }
 }

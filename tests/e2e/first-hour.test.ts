@@ -85,6 +85,11 @@ describe('the first hour', () => {
       await page.getByRole('checkbox', { name: /I agree/ }).check({ force: true })
       await page.getByRole('button', { name: 'Submit' }).click()
       await page.getByText('Verify account by clicking link sent to email').waitFor()
+      // no SMTP: the message says where the link went; the form is cleared
+      await page.getByText('so no e-mail was sent: the link is in the server\'s log').waitFor()
+      expect(await page.getByLabel('Email').inputValue()).toBe('')
+      expect(await page.getByLabel('Password').inputValue()).toBe('')
+      await shot(page, 'first-hour-signup-no-smtp')
       const link = await until('the verification link in the log', () => loggedLink(EMAIL))
       expect(link.startsWith(`${server.url}/verify/`)).toBe(true)
 

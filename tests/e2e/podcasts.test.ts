@@ -33,6 +33,7 @@ let context: BrowserContext
 let page: Page
 let folders: ReturnType<typeof e2eFolders>
 let channelId: string
+let failing: { id: string; uploads: string[] }
 const pageErrors: string[] = []
 
 beforeAll(async () => {
@@ -49,7 +50,14 @@ beforeAll(async () => {
   media.addFile('tone.mp3', tone)
   const uploads = fake.channel('@tiny-kitchen').uploads
   channelId = fake.channel('@tiny-kitchen').id
-  ytdlp = startFakeYtdlp({ urls: Object.fromEntries(uploads.map((id) => [watchUrl(id), `${media.url}/files/tone.mp3`])) })
+  // @star-lab's videos are private at first (YouTube's real text), for the failed episodes' test
+  failing = fake.channel('@star-lab')
+  ytdlp = startFakeYtdlp({
+    urls: Object.fromEntries([
+      ...uploads.map((id) => [watchUrl(id), `${media.url}/files/tone.mp3`]),
+      ...failing.uploads.map((id) => [watchUrl(id), 'http://127.0.0.1:9/fail/private']),
+    ]),
+  })
   await createUser(dataDir, EMAIL, PASSWORD)
   await adminCommand(['youtube-refresh-categories'], { DATA_DIR: dataDir, ...fake.env })
   ;[server, browser] = await Promise.all([
@@ -98,7 +106,7 @@ async function shot(name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
 
-type Podcasts = { feeds: { channelId: string; url: string; episodes: number; keepLast: number }[]; allUrl: string; opmlUrl: string }
+type Podcasts = { feeds: { channelId: string; url: string; episodes: number; keepLast: number; failed: number }[]; allUrl: string; opmlUrl: string }
 const podcasts = async () => (await (await page.request.get('/api/youtube/podcasts')).json()) as Podcasts
 
 describe('podcasts in the browser', () => {
@@ -126,8 +134,8 @@ describe('podcasts in the browser', () => {
       await toggle.focus()
       await page.keyboard.press('Space')
       await until('the switch on', () => toggle.isChecked(), 15_000)
-      await page.getByText('of the newest 2 videos are ready as episodes').waitFor({ timeout: 15_000 })
-      await page.getByText('2 of the newest 2 videos are ready as episodes').waitFor({ timeout: 60_000 })
+      await page.getByText('of 2 episodes ready').waitFor({ timeout: 15_000 })
+      await page.getByText('2 of 2 episodes ready.').waitFor({ timeout: 60_000 })
       expect((await podcasts()).feeds).toEqual([expect.objectContaining({ channelId, episodes: 2, keepLast: 2 })])
       await page.getByRole('link', { name: 'Account page, under Podcasts' }).waitFor()
       expect(await axeFindings(page, 'channel page with podcast')).toEqual([])
@@ -158,18 +166,21 @@ describe('podcasts in the browser', () => {
     async () => {
       await page.goto('/account?tab=podcasts')
       const before = await podcasts()
-      const field = page.getByRole('textbox', { name: 'Tiny Kitchen (2 of 2 episodes ready)' })
+      const field = page.getByRole('textbox', { name: 'Tiny Kitchen: 2 of 2 episodes ready.' })
       await field.waitFor()
       expect(await field.inputValue()).toBe(before.feeds[0]!.url)
       expect(await page.getByRole('textbox', { name: 'All your podcasts in one feed' }).inputValue()).toBe(before.allUrl)
       expect(await page.getByRole('link', { name: 'Download the OPML file' }).getAttribute('href')).toBe(before.opmlUrl)
-      // every tab on one row, none cut off
+      // every tab on one row at 1280 px (Legal not alone on a second), none cut off
       const list = (await page.getByRole('tablist').boundingBox())!
-      for (const name of ['Account', 'Podcasts', 'Legal']) {
+      const rows = new Set<number>()
+      for (const name of ['Account', 'WebDAV', 'API Tokens', 'Music Players', 'Podcasts', 'Notifications', 'SponsorBlock', 'Legal']) {
         const tab = (await page.getByRole('tab', { name, exact: true }).boundingBox())!
         expect(tab.x + tab.width).toBeLessThanOrEqual(list.x + list.width + 1)
         expect(tab.y).toBeLessThan(list.y + list.height)
+        rows.add(Math.round(tab.y))
       }
+      expect(rows.size).toBe(1)
       // the feed answers without a cookie, as a podcast app fetches it
       expect((await fetch(before.feeds[0]!.url)).status).toBe(200)
 
@@ -212,8 +223,11 @@ describe('podcasts in the browser', () => {
       await page.goto('/account?tab=podcasts')
       await page.getByRole('textbox', { name: 'All your podcasts in one feed' }).waitFor()
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
-      expect(await axeFindings(page, 'account podcasts, phone')).toEqual([])
       await shot('account-podcasts-phone')
+      // the tabs take two rows on a phone, not three
+      const rows = await page.getByRole('tab').evaluateAll((tabs) => new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size)
+      expect(rows).toBeLessThanOrEqual(2)
+      expect(await axeFindings(page, 'account podcasts, phone')).toEqual([])
       await page.goto(`/youtube/channel/${channelId}`)
       await page.getByRole('checkbox', { name: 'Podcast' }).waitFor({ state: 'attached' })
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
@@ -221,6 +235,54 @@ describe('podcasts in the browser', () => {
       await page.setViewportSize(DESKTOP)
     },
     { timeout: 60_000 },
+  )
+
+  test(
+    'episodes that fail: each says why, the podcast says so once, Retry and Retry All make them',
+    async () => {
+      expect((await page.request.put('/api/youtube/subscriptions/user?channel_id=@star-lab')).status()).toBe(200)
+      await until('channel refreshed', async () => !((await (await page.request.get(`/api/youtube/channels/${failing.id}`)).json()) as { updating: boolean }).updating, 60_000)
+      expect((await page.request.put(`/api/youtube/channels/${failing.id}/podcast`, { data: { enabled: true, keepLast: 2 } })).status()).toBe(200)
+      const failedCount = async () => (await podcasts()).feeds.find((f) => f.channelId === failing.id)?.failed ?? 0
+      await until('both episodes failed', async () => (await failedCount()) === 2, 60_000)
+
+      await page.goto(`/youtube/channel/${failing.id}`)
+      // the podcast's one sentence, with what to do; the list open, each episode's reason
+      await page.getByText('No episode of this podcast could be made. This video is private.').waitFor()
+      await page.getByText('Once the cause is fixed, press Retry All.').waitFor()
+      const list = page.getByRole('list', { name: 'Episodes of Star Lab' })
+      await list.waitFor()
+      expect(await list.locator('[data-episode-state="failed"]').count()).toBe(2)
+      expect(await list.getByText('Failed: This video is private.').count()).toBe(2)
+      expect(await axeFindings(page, 'channel page, failed episodes')).toEqual([])
+      await shot('channel-podcast-failed')
+
+      // the cause gone: Retry on the newest one (by keyboard) makes it
+      for (const id of failing.uploads) ytdlp.mapUrl(watchUrl(id), `${media.url}/files/tone.mp3`)
+      const first = list.getByRole('listitem').first()
+      await first.getByRole('button', { name: /^Retry / }).focus()
+      await page.keyboard.press('Enter')
+      await until('the first episode ready', async () => (await first.getAttribute('data-episode-state')) === 'ready', 60_000)
+      await page.getByText('No episode of this podcast could be made.').waitFor({ state: 'hidden' })
+
+      // the subscription card shows the count and Retry All
+      await page.goto('/youtube/subscriptions')
+      const tile = page.getByRole('article', { name: 'Star Lab' })
+      await tile.getByText('1 of 2 episodes ready, 1 failed.').waitFor({ timeout: 60_000 })
+      await tile.getByText('Episodes of Star Lab', { exact: true }).click()
+      await tile.getByText('Failed: This video is private.').waitFor()
+      expect(await axeFindings(page, 'subscriptions, a failed episode')).toEqual([])
+      await shot('subscriptions-podcast-failed')
+
+      // Account › Podcasts: the same, and Retry All there
+      await page.goto('/account?tab=podcasts')
+      await page.getByRole('textbox', { name: 'Star Lab: 1 of 2 episodes ready, 1 failed.' }).waitFor()
+      await shot('account-podcasts-failed')
+      await page.getByRole('button', { name: 'Retry All failed episodes of Star Lab' }).click()
+      await page.getByRole('textbox', { name: 'Star Lab: 2 of 2 episodes ready.' }).waitFor({ timeout: 60_000 })
+      expect(await axeFindings(page, 'account podcasts, retried')).toEqual([])
+    },
+    { timeout: 240_000 },
   )
 
   test('no page errors', () => {

@@ -63,6 +63,35 @@ afterAll(async () => {
   if (toneDir) rmSync(toneDir, { recursive: true, force: true })
 })
 
+/**
+ * Listen mode's strip (issue 37, minor 6): beside the side navigation, never over its Account link
+ * (1280 × 800), and the floating SponsorBlock notice sits above it, inside the window, at any width.
+ */
+async function expectClearOfStrip() {
+  const layout = await page.evaluate(() => {
+    const box = (el: Element | null) => el?.getBoundingClientRect() ?? null
+    const strip = box(document.querySelector('[data-testid=listen-notice]'))!
+    const account = [...document.querySelectorAll('nav a')].find((a) => a.textContent?.trim() === 'Account') ?? null
+    const sbNotice = [...document.querySelectorAll('[data-testid=segment-notice]')].find((n) => getComputedStyle(n).position === 'fixed')!
+    const style = getComputedStyle(sbNotice)
+    return {
+      strip: { top: strip.top, left: strip.left, right: strip.right },
+      account: account?.checkVisibility() ? box(account) : null,
+      // where the notice's lower edge sits (it is empty now: its place, not its box)
+      noticeBottom: innerHeight - Number.parseFloat(style.bottom),
+      noticeMaxWidth: style.maxWidth,
+      width: innerWidth,
+    }
+  })
+  expect(layout.strip.right).toBeLessThanOrEqual(layout.width)
+  if (layout.account) {
+    const a = layout.account
+    const overlaps = a.right > layout.strip.left && a.bottom > layout.strip.top
+    expect(overlaps).toBe(false)
+  }
+  expect(layout.noticeBottom).toBeLessThanOrEqual(layout.strip.top)
+}
+
 const listenSwitch = () => footer().getByRole('button', { name: 'Listen' })
 const notice = () => page.getByTestId('listen-notice').getByRole('status')
 
@@ -218,6 +247,12 @@ describe('video area in the browser: listen mode', () => {
       expect(await page.getByRole('button', { name: 'Watch instead' }).isVisible()).toBe(true)
       expect(await axeFindings(page, 'videos, listen mode, failed audio')).toEqual([])
       await shot('listen-failed')
+      // the strip covers neither the side navigation's Account link nor the SponsorBlock notice's place
+      await expectClearOfStrip()
+      await page.setViewportSize(PHONE)
+      await expectClearOfStrip()
+      await shot('listen-failed-phone')
+      await page.setViewportSize(DESKTOP)
       await skip.focus()
       await page.keyboard.press('Enter')
       await waitForFooterTitle(queued[3]!.title)

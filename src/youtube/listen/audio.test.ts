@@ -10,6 +10,7 @@ import { startFakeYtdlp, type FakeYtdlp } from '../../../tests/support/fake-ytdl
 import { expectError } from '../../../tests/support/http.ts'
 import { makeTone, startMediaServer, type MediaServer } from '../../../tests/support/media.ts'
 import { createYoutubeTestApp, quickUser, startTestFake, type YoutubeTestApp } from '../../../tests/support/youtube.ts'
+import { YOUTUBE_UNREACHABLE } from '../../lib/unreachable.ts'
 import { ERROR_SENTENCES } from '../../tools/failure.ts'
 import { AUDIO_FORMAT } from '../../tools/ytdlp.ts'
 import { audioDir, watchUrl } from './audio.ts'
@@ -117,6 +118,14 @@ describe('audio', () => {
     await t.jobs.drain().catch(() => {})
     expect(await post(a, broken)).toEqual({ state: 'failed', error: ERROR_SENTENCES.private })
     expect(ytdlp.calls().filter((args) => args.at(-1) === watchUrl(broken))).toHaveLength(2)
+  })
+
+  test('no route to YouTube (its name does not resolve): the one sentence that says so, not "try again later"', async () => {
+    const offline = fake.channel('@tiny-kitchen').uploads[5]!
+    ytdlp.mapUrl(watchUrl(offline), 'http://127.0.0.1:9/fail/dns')
+    expect(await post(a, offline)).toEqual({ state: 'fetching', error: null })
+    await t.jobs.drain().catch(() => {})
+    expect(await post(a, offline)).toEqual({ state: 'failed', error: YOUTUBE_UNREACHABLE })
   })
 
   test('a ready row whose file is gone is fetched again', async () => {

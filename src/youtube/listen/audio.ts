@@ -8,7 +8,7 @@ import { JobLater, PermanentJobError, type JobDefinition } from '../../jobs/type
 import { errorFields, log } from '../../lib/logger.ts'
 import { StorageUnavailable, saveToDisk, whileUnavailable } from '../../storage/index.ts'
 import { failureKind } from '../../music/pipeline.ts'
-import { failureSentence, ToolFailure, TRANSIENT_KINDS } from '../../tools/failure.ts'
+import { ToolFailure, TRANSIENT_KINDS, youtubeFailureSentence } from '../../tools/failure.ts'
 import { PaceWait } from '../../tools/pace.ts'
 import { downloadAudio } from '../../tools/ytdlp.ts'
 import { audioFailedForEpisodes, episodesInFeeds } from './episode-queries.ts'
@@ -129,7 +129,7 @@ export async function markPlayed(db: Tx, videoId: string) {
 }
 
 async function failAudio(ctx: AppContext, videoId: string, error: Error) {
-  const sentence = failureSentence(failureKind(error), error.message)
+  const sentence = youtubeFailureSentence(failureKind(error), error.message)
   await ctx.db.update(youtubeAudio).set({ state: 'failed', error: sentence, failedAt: sql`now()` }).where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
   await audioFailedForEpisodes(ctx, videoId, sentence)
 }

@@ -8,7 +8,7 @@ import { errorFields, log } from '../../lib/logger.ts'
 import { failureKind } from '../../music/pipeline.ts'
 import { clipSegments } from '../../music/sponsorblock.ts'
 import { convertToMp3, probeMedia } from '../../tools/ffmpeg.ts'
-import { failureSentence } from '../../tools/failure.ts'
+import { youtubeFailureSentence } from '../../tools/failure.ts'
 import { audioDir, audioKey, audioStored, copyToDisk, enforceAudioCache, removeAudioFile, storeAudioFile, FAILED_FOR_MS, getAudio, requestAudio, whenAudioReady } from './audio.ts'
 import { audioFailedForEpisodes, cutTag, episodeDir, episodeFile, episodeWanted, getEpisode } from './episode-queries.ts'
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
@@ -76,7 +76,7 @@ async function dropWaitingEpisode(ctx: AppContext, videoId: string, cut: string)
 async function failEpisode(ctx: AppContext, videoId: string, cut: string, error: Error) {
   await ctx.db
     .update(youtubePodcastEpisodes)
-    .set({ state: 'failed', error: failureSentence(failureKind(error), error.message), failedAt: sql`now()` })
+    .set({ state: 'failed', error: youtubeFailureSentence(failureKind(error), error.message), failedAt: sql`now()` })
     .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), eq(youtubePodcastEpisodes.state, 'fetching')))
 }
 

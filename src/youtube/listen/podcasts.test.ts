@@ -71,7 +71,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-type Podcasts = { feeds: { channelId: string; title: string; url: string; episodes: number; keepLast: number }[]; allUrl: string; opmlUrl: string }
+type Podcasts = { feeds: { channelId: string; title: string; url: string; episodes: number; keepLast: number; ready: number; fetching: number; failed: number; problem: string | null }[]; allUrl: string; opmlUrl: string }
 const podcasts = async (c: Client): Promise<Podcasts> => {
   const res = await c.get('/api/youtube/podcasts')
   expect(res.status).toBe(200)
@@ -115,7 +115,7 @@ test('episodes: the newest plain videos, sponsor cut out, duration and length of
 
   const list = await podcasts(a.client)
   expect(list.feeds).toEqual([
-    { channelId, title: 'Star Lab', url: expect.stringMatching(new RegExp(`/feeds/[\\w-]{32,}/channel/${channelId}\\.xml$`)), episodes: 2, keepLast: 2 },
+    { channelId, title: 'Star Lab', url: expect.stringMatching(new RegExp(`/feeds/[\\w-]{32,}/channel/${channelId}\\.xml$`)), episodes: 2, keepLast: 2, ready: 2, fetching: 0, failed: 0, problem: null },
   ])
   const mine = await items(list.feeds[0]!.url)
   // not the Short between them

@@ -11,6 +11,7 @@ import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.
 import { channelArt } from './art.ts'
 import { cutOf, enabledPodcastCuts, feedEpisodes } from './episode-queries.ts'
 import { type EpisodeRequest, requestEpisode } from './episodes.ts'
+import { episodeSummary } from './episode-status.ts'
 import { channelTags, PODCAST_NAMESPACE } from './podcasting20.ts'
 import { getSponsorblock } from './settings.ts'
 import { skippedVideos } from './skips.ts'
@@ -136,6 +137,7 @@ export async function podcastsJson(ctx: AppContext, userId: string, reqUrl: stri
       url: `${root}/channel/${p.channelId}.xml`,
       episodes: (await episodes(ctx.db, userId, p.channelId, p.keepLast)).length,
       keepLast: p.keepLast,
+      ...(await episodeSummary(ctx.db, userId, p.channelId, p.keepLast)),
     })
   }
   return { feeds, allUrl: `${root}/all.xml`, opmlUrl: `${root}/feeds.opml` }

@@ -10,6 +10,7 @@ import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
 import { audioJson, audioKey, getAudio, markPlayed, requestAudio } from './audio.ts'
+import { episodeStatusRoutes } from './episode-status.ts'
 import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { queueRecut } from './jobs.ts'
 import { videoSegments } from './segments.ts'
@@ -38,6 +39,7 @@ export function listenRoutes(ctx: AppContext) {
       const { enabled, keepLast } = c.req.valid('json')
       return c.json(await setPodcast(ctx, currentUser(c).id, c.req.param('id'), enabled, keepLast), 200)
     })
+    .route('/', episodeStatusRoutes(ctx))
     // the feed addresses carry their secret: a session only (an API token gets 403, so a leaked
     // token cannot carry them away), and no cache keeps the answer
     .get('/podcasts', requireSession, async (c) => {

@@ -9,8 +9,8 @@ export type Podcasts = Awaited<ReturnType<typeof fetchPodcasts>>
 export const podcastsQuery = queryOptions({
   queryKey: queryKeys.youtubePodcast.all,
   queryFn: fetchPodcasts,
-  // episodes are made in the background: the counts follow while some are missing
-  refetchInterval: (q) => (q.state.data?.feeds.some((f) => f.episodes < f.keepLast) ? 10_000 : false),
+  // episodes are made in the background: the counts follow while some are being made
+  refetchInterval: (q) => (q.state.data?.feeds.some((f) => f.fetching > 0) ? 10_000 : false),
 })
 
 export const DEFAULT_KEEP_LAST = 10

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { HeadphonesIcon } from 'lucide-react'
-import { type RefObject, useEffect } from 'react'
+import { type RefObject, useEffect, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import { css } from 'styled-system/css'
 import { useSnapshot } from 'valtio'
@@ -61,7 +61,9 @@ export function ListenSwitch({ player }: { player: RefObject<MediaPlayerHandle |
 
 const strip = css({
   position: 'fixed',
-  insetX: '0',
+  right: '0',
+  // beside the side navigation (NAVBAR_WIDTH, 200 px, from md up), never over its Account link
+  left: { base: '0', md: '200px' },
   zIndex: 'calc(token(zIndex.overlay) + 1)',
   display: 'flex',
   flexWrap: 'wrap',
@@ -80,8 +82,22 @@ const stripActions = css({ display: 'flex', gap: '2', flexShrink: '0' })
  * region stays in the page (empty when there is nothing to say), so each change is announced.
  */
 export function ListenNoticeStrip({ notice, player }: { notice: ListenNotice; player: RefObject<MediaPlayerHandle | null> }) {
+  const root = useRef<HTMLDivElement>(null)
+  // its height as --listen-strip-height on the page: the SponsorBlock notice floats above it
+  useEffect(() => {
+    const el = root.current
+    if (!el) return
+    const set = () => document.documentElement.style.setProperty('--listen-strip-height', `${el.offsetHeight}px`)
+    set()
+    const observer = new ResizeObserver(set)
+    observer.observe(el)
+    return () => {
+      observer.disconnect()
+      document.documentElement.style.removeProperty('--listen-strip-height')
+    }
+  }, [])
   return createPortal(
-    <div className={strip} data-kind={notice.kind} data-testid="listen-notice" style={{ bottom: FOOTER_HEIGHT }}>
+    <div ref={root} className={strip} data-kind={notice.kind} data-testid="listen-notice" style={{ bottom: FOOTER_HEIGHT }}>
       <div role="status" className={statusText}>
         {notice.kind === 'preparing' && <Spinner size="xs" aria-hidden="true" role="presentation" aria-label={undefined} />}
         {notice.kind !== 'none' && notice.text}

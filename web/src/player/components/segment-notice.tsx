@@ -14,10 +14,17 @@ const box = css({
   '&:not([data-active])': { pointerEvents: 'none' },
   '&[data-active]': { py: '1.5', ps: '3', pe: '1.5', borderRadius: 'l2', bg: 'bg.default', borderWidth: '1px', borderColor: 'border.default', boxShadow: 'md' },
 })
-// above the 100 px footer, right side (the footer clips what overflows it, a fixed box is not clipped)
-const floating = css({ position: 'fixed', right: { base: '3', md: '5' }, bottom: 'calc(var(--footer-height, 0px) + 12px)', zIndex: 'popover', maxW: 'calc(100vw - 24px)' })
+// above the 100 px footer and listen mode's strip (its height, set by the strip), right side (the
+// footer clips what overflows it, a fixed box is not clipped); at phone width it wraps, never cut
+const floating = css({
+  position: 'fixed',
+  right: { base: '3', md: '5' },
+  bottom: 'calc(var(--footer-height, 0px) + var(--listen-strip-height, 0px) + 12px)',
+  zIndex: 'popover',
+  maxW: 'calc(100vw - 24px)',
+})
 const inline = css({ alignSelf: 'flex-start', '&:not([data-active])': { srOnly: true } })
-const words = css({ textStyle: 'sm', fontWeight: 'medium', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' } })
+const words = css({ textStyle: 'sm', fontWeight: 'medium', minW: '0', overflowWrap: 'anywhere', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' } })
 
 /**
  * The player's SponsorBlock notice ("Skipped a sponsor segment (0:42)", Go back). The words are a

@@ -12,11 +12,14 @@ import { PodcastsTab } from './podcasts-tab.tsx'
 import { SponsorblockTab } from './sponsorblock-tab.tsx'
 import { WebdavTab } from './webdav-tab.tsx'
 
-// more tabs than one row holds on most screens: they wrap at every width (as on phones),
-// the chosen one underlined by itself since the sliding indicator assumes one row
+// eight tabs: one row at 1280 px (tighter padding), two on a phone (smaller words); they may
+// wrap at any width, the chosen one underlined by itself since the sliding indicator assumes one row
+// on each trigger (utilities beat the recipe's size; a textStyle would not)
+const tabSize = { px: { base: '1.5', md: '2' }, fontSize: { base: 'xs', sm: 'sm', md: 'md' } }
 const wrapTabs = css({
   flexWrap: 'wrap',
   rowGap: '1',
+  columnGap: { base: '0', md: '2' },
   '& > [data-part=trigger][data-selected]': { boxShadow: 'inset 0 -2px 0 0 var(--colors-color-palette-default)' },
   '& > [data-part=indicator]': { display: 'none' },
 })
@@ -38,15 +41,15 @@ export function AccountPage({
     <Page title="Account">
       <TabsRoot value={tab ?? 'account'} onValueChange={(d) => onTabChange?.(d.value)} lazyMount unmountOnExit maxW="4xl">
         <TabsList className={wrapTabs}>
-          <TabsTrigger value="account">Account</TabsTrigger>
-          <TabsTrigger value="webdav">WebDAV</TabsTrigger>
-          <TabsTrigger value="tokens">API Tokens</TabsTrigger>
-          <TabsTrigger value="players">Music Players</TabsTrigger>
-          <TabsTrigger value="podcasts">Podcasts</TabsTrigger>
-          <TabsTrigger value="notifications">Notifications</TabsTrigger>
-          <TabsTrigger value="sponsorblock">SponsorBlock</TabsTrigger>
-          <TabsTrigger value="feed">Feed</TabsTrigger>
-          <TabsTrigger value="legal">Legal</TabsTrigger>
+          <TabsTrigger value="account" {...tabSize}>Account</TabsTrigger>
+          <TabsTrigger value="webdav" {...tabSize}>WebDAV</TabsTrigger>
+          <TabsTrigger value="tokens" {...tabSize}>API Tokens</TabsTrigger>
+          <TabsTrigger value="players" {...tabSize}>Music Players</TabsTrigger>
+          <TabsTrigger value="podcasts" {...tabSize}>Podcasts</TabsTrigger>
+          <TabsTrigger value="notifications" {...tabSize}>Notifications</TabsTrigger>
+          <TabsTrigger value="sponsorblock" {...tabSize}>SponsorBlock</TabsTrigger>
+          <TabsTrigger value="feed" {...tabSize}>Feed</TabsTrigger>
+          <TabsTrigger value="legal" {...tabSize}>Legal</TabsTrigger>
           <TabsIndicator />
         </TabsList>
         <TabsContent value="account">

@@ -109,8 +109,9 @@ export function CopyField({ label, value }: { label: string; value: string }) {
   }
   return (
     <styled.div display="flex" gap="3" alignItems="flex-end" flexWrap="wrap">
-      <styled.div flex="1" minW="0">
-        <TextField label={label} value={value} readOnly fontFamily="mono" onFocus={(e) => e.currentTarget.select()} />
+      {/* the whole width for the address on a phone (Copy goes under it), smaller letters to show more of it */}
+      <styled.div flex={{ base: '1 1 100%', sm: '1' }} minW="0">
+        <TextField label={label} value={value} readOnly fontFamily="mono" textStyle={{ base: 'xs', sm: 'sm' }} onFocus={(e) => e.currentTarget.select()} />
       </styled.div>
       {/* the visible word starts the name (WCAG 2.5.3: "Copied" once done) */}
       <Button variant="outline" onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} ${label.toLowerCase()}`}>

@@ -7,6 +7,7 @@ import { Alert } from '~/components/ui/alert.tsx'
 import { Button } from '~/components/ui/button.tsx'
 import { CardBody, CardRoot } from '~/components/ui/card.tsx'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx'
+import { PodcastEpisodes, summaryText } from '~/components/podcast-episodes.tsx'
 import { Heading } from '~/components/ui/heading.tsx'
 import { PageSpinner } from '~/components/ui/spinner.tsx'
 import { api, errorText, request } from '~/lib/api.ts'
@@ -14,7 +15,12 @@ import { queryKeys } from '~/lib/query-keys.ts'
 import { CopyField } from './music-players-tab.tsx'
 
 // the channel switches' query (same key, one cache entry; features do not import each other)
-const podcastsQuery = queryOptions({ queryKey: queryKeys.youtubePodcast.all, queryFn: () => request(api.youtube.podcasts.$get()) })
+const podcastsQuery = queryOptions({
+  queryKey: queryKeys.youtubePodcast.all,
+  queryFn: () => request(api.youtube.podcasts.$get()),
+  // the counts follow while episodes are being made (after Retry, say)
+  refetchInterval: (q) => (q.state.data?.feeds.some((f) => f.fetching > 0) ? 10_000 : false),
+})
 
 /**
  * Account → Podcasts (docs/product.md#podcasts): the private feed addresses with copy buttons,
@@ -59,9 +65,10 @@ export function PodcastsTab() {
               ) : (
                 <styled.ul display="flex" flexDirection="column" gap="4" aria-label="Podcast feeds">
                   {podcasts.data.feeds.map((f) => (
-                    <li key={f.channelId}>
-                      <CopyField label={`${f.title} (${f.episodes} of ${f.keepLast} episodes ready)`} value={f.url} />
-                    </li>
+                    <styled.li key={f.channelId} display="flex" flexDirection="column" gap="2">
+                      <CopyField label={`${f.title}: ${summaryText(f)}`} value={f.url} />
+                      <PodcastEpisodes channelId={f.channelId} channelTitle={f.title} summary={f} />
+                    </styled.li>
                   ))}
                 </styled.ul>
               )}

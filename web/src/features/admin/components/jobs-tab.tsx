@@ -3,6 +3,7 @@ import { styled } from 'styled-system/jsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { jobsQuery, useDeleteJob, useRetryJob } from '../api.ts'
 import { ActionsCell, actionFailed, Badge, Loaded, Table, TableScroller, when } from './parts.tsx'
+import { kindWords } from '../job-kind.ts'
 
 /** Jobs tab: counts by state, the failed jobs with their reasons and owners, retry or delete. */
 export function JobsTab() {
@@ -37,8 +38,10 @@ export function JobsTab() {
                 <tbody>
                   {failed.map((job) => (
                     <tr key={job.id}>
-                      <td data-label="Job">{job.title ?? job.name}</td>
-                      <td data-label="Kind">{job.name}</td>
+                      <td data-label="Job">{job.title ?? kindWords(job.name)}</td>
+                      <td data-label="Kind">
+                        <styled.code textStyle="xs">{job.name}</styled.code>
+                      </td>
                       <td data-label="Owner">{job.owner?.email ?? '–'}</td>
                       <td data-label="Failed">{when(job.failedAt)}</td>
                       <td data-label="Reason">{job.error}</td>
@@ -46,13 +49,13 @@ export function JobsTab() {
                         actions={[
                           {
                             label: 'Retry',
-                            name: `Retry ${job.title ?? job.name} of ${when(job.failedAt)}`,
+                            name: `Retry ${job.title ?? kindWords(job.name)} of ${when(job.failedAt)}`,
                             loading: retry.isPending && retry.variables === job.id,
-                            onClick: () => retry.mutate(job.id, { onError: actionFailed, onSuccess: () => notify.success('Job queued again', `${job.title ?? job.name} runs again; it leaves this list.`) }),
+                            onClick: () => retry.mutate(job.id, { onError: actionFailed, onSuccess: () => notify.success('Job queued again', `${job.title ?? kindWords(job.name)} runs again; it leaves this list.`) }),
                           },
                           {
                             label: 'Delete',
-                            name: `Delete ${job.title ?? job.name} of ${when(job.failedAt)}`,
+                            name: `Delete ${job.title ?? kindWords(job.name)} of ${when(job.failedAt)}`,
                             danger: true,
                             loading: remove.isPending && remove.variables === job.id,
                             onClick: () => remove.mutate(job.id, { onError: actionFailed }),

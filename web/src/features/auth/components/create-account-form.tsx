@@ -37,8 +37,13 @@ function ProviderSignUp() {
   )
 }
 
+/** Without SMTP_URL the mail is not sent: where the link went instead (issue 37, polish). */
+export const NO_SMTP_NOTE =
+  'This server has no mail server set up (SMTP_URL), so no e-mail was sent: the link is in the server\'s log (the line "mail saved (no SMTP_URL)") and in an .eml file under its DATA_DIR/mail. Ask its administrator for it.'
+
 function PasswordSignUp() {
   const create = useCreateAccount()
+  const providers = useQuery(providersQuery)
   const form = useForm({
     initialValues: { email: '', password: '', agree: false as boolean },
     schema,
@@ -47,8 +52,23 @@ function PasswordSignUp() {
 
   return (
     <AuthCard title="Create Account" description="Sign up, then confirm your e-mail address.">
-      <Form onSubmit={form.handleSubmit(({ email, password }) => create.mutate({ email, password }), create.reset)}>
-        {create.isSuccess && <Alert status="success">Verify account by clicking link sent to email</Alert>}
+      <Form
+        onSubmit={form.handleSubmit(
+          // the form clears after success: the values are not left for the next person
+          ({ email, password }) => create.mutate({ email, password }, { onSuccess: () => form.reset() }),
+          create.reset,
+        )}
+      >
+        {create.isSuccess && (
+          <Alert status="success">
+            Verify account by clicking link sent to email
+            {providers.data?.mail === 'file' && (
+              <styled.span display="block" mt="1">
+                {NO_SMTP_NOTE}
+              </styled.span>
+            )}
+          </Alert>
+        )}
         {create.isError && (
           <Alert status="error">
             {errorText(create.error)}

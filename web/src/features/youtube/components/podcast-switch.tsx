@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { createStyleContext, styled } from 'styled-system/jsx'
 import { input, switchRecipe } from 'styled-system/recipes'
+import { PodcastEpisodes, summaryText } from '~/components/podcast-episodes.tsx'
 import { errorText } from '~/lib/api.ts'
 import { DEFAULT_KEEP_LAST, KEEP_LAST_MAX, podcastsQuery, useSetPodcast } from '../podcast-api.ts'
 
@@ -83,6 +84,8 @@ export function PodcastSwitch({ channelId, channelTitle, compact = false }: { ch
             max={KEEP_LAST_MAX}
             step={1}
             w="4.5rem"
+            // the number in the label's size (the xs input's own is smaller)
+            textStyle="sm"
             minH="6"
             value={keepText}
             aria-invalid={keepError ? true : undefined}
@@ -112,8 +115,8 @@ export function PodcastSwitch({ channelId, channelTitle, compact = false }: { ch
       <styled.p id={`${id}-status`} textStyle="sm" color="fg.muted" role="status">
         {enabled
           ? compact
-            ? `${feed.episodes} of ${feed.keepLast} episodes ready.`
-            : `${feed.episodes} of the newest ${feed.keepLast} videos are ready as episodes, with sponsor segments cut out. `
+            ? summaryText(feed)
+            : `${summaryText(feed)} Episodes are the newest videos, with sponsor segments cut out. `
           : compact
             ? ''
             : 'Turn it on to listen to the newest videos in a podcast app, with the sponsor segments you skip cut out. '}
@@ -127,6 +130,7 @@ export function PodcastSwitch({ channelId, channelTitle, compact = false }: { ch
           </>
         )}
       </styled.p>
+      {enabled && <PodcastEpisodes channelId={channelId} channelTitle={channelTitle} summary={feed} defaultOpen={!compact && feed.failed > 0} />}
     </styled.div>
   )
 }

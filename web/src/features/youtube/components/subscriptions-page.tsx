@@ -118,7 +118,8 @@ const ChannelCard = memo(function ChannelCard({ channel, onUnsubscribe }: { chan
         <KeepSwitch channelId={channel.id} channelTitle={channel.title} compact />
       </styled.div>
       <Tooltip content="Unsubscribe">
-        <IconButton data-reveal="" aria-label={`Unsubscribe from ${channel.title}`} variant="ghost" size="sm" onClick={() => onUnsubscribe(channel)}>
+        {/* at the top, beside the title: clear of the podcast line's "videos" */}
+        <IconButton data-reveal="" alignSelf="flex-start" flexShrink="0" aria-label={`Unsubscribe from ${channel.title}`} variant="ghost" size="sm" onClick={() => onUnsubscribe(channel)}>
           <UserMinusIcon />
         </IconButton>
       </Tooltip>

@@ -41,7 +41,7 @@ export function TitleSearch({ value, onChange }: TitleSearchProps) {
   return (
     <styled.form
       role="search"
-      flex="1"
+      flex={{ base: '1 1 100%', sm: '1' }}
       width={{ sm: '56' }}
       minW="0"
       onSubmit={(e) => {

@@ -135,10 +135,11 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
             Hide Live
           </Checkbox>
         </styled.div>
-        <styled.div display="flex" alignItems="flex-end" gap="3" width={{ base: 'full', sm: 'auto' }}>
+        {/* on a phone the search and the categories each take the full width, one under the other */}
+        <styled.div display="flex" alignItems="flex-end" gap="3" flexWrap={{ base: 'wrap', sm: 'nowrap' }} width={{ base: 'full', sm: 'auto' }}>
           <TitleSearch value={filters.q} onChange={(q) => onSearchChange(withFilter(search, { q }))} />
           {categoryOptions.length > 0 && (
-            <styled.div flex="1" width={{ sm: '72' }} minW="0">
+            <styled.div flex={{ base: '1 1 100%', sm: '1' }} width={{ sm: '72' }} minW="0">
               <Suspense fallback={<styled.div height="16" />}>
                 <Select
                   label="Categories"
@@ -152,7 +153,7 @@ export function VideoList({ search, onSearchChange, channelId }: VideoListProps)
               </Suspense>
             </styled.div>
           )}
-          <styled.div width="6" height="9" display="flex" alignItems="center" justifyContent="center" flexShrink="0">
+          <styled.div width="6" height="9" display={{ base: list.isFetching && !list.isPending ? 'flex' : 'none', sm: 'flex' }} alignItems="center" justifyContent="center" flexShrink="0">
             {list.isFetching && !list.isPending && <Spinner size="sm" label="Loading videos" />}
           </styled.div>
         </styled.div>
