@@ -106,7 +106,7 @@ export async function adminStatus(ctx: AppContext) {
     },
     schedules,
     // keeping videos: the disk holding KEEP_DIR and why fetches wait; the media servers told
-    disk: { ...disk, warning: disk.warning ?? keep.warning, keep },
+    disk: { ...disk, keep },
     mediaServers: mediaServersStatus(ctx),
     // requests with X-Forwarded-For while TRUST_PROXY is off (src/lib/proxy-notice.ts)
     proxy: { trusted: env.TRUST_PROXY, untrustedForwarded: untrustedForwarded(env) },

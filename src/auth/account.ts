@@ -35,6 +35,18 @@ export async function deleteAccount(ctx: AppContext, user: { id: string; email: 
   await rm(resolve(env.DATA_DIR, 'music', user.id), { recursive: true, force: true })
   await deleteSavedMails(env.DATA_DIR, user.email)
   await deleteRateLimits(db, [user.id, user.email])
+  await forgetTurns(db, user.id)
+}
+
+/**
+ * The fair YouTube turns name their owner (docs/decisions/220): a deleted person's queue
+ * sequence and waiting tickets go; their recent starts still count for the hourly limit, as the
+ * app's own (no owner).
+ */
+async function forgetTurns(db: Db, userId: string) {
+  await db.execute(sql`delete from job_fair_owners where owner = ${userId}`)
+  await db.execute(sql`delete from youtube_waiters where owner = ${userId}`)
+  await db.execute(sql`update youtube_starts set owner = null where owner = ${userId}`)
 }
 
 /** Counters are keyed `<action>:<kind>:<value>[:…]`: drop every one naming a value. */

@@ -50,7 +50,7 @@ export function StatusTab() {
                   together. Set TRUST_PROXY=1 when a proxy you run is in front.
                 </Alert>
               )}
-              {status.disk.keep.warning && status.disk.keep.warning !== status.disk.warning && <Alert status="error">{status.disk.keep.warning}</Alert>}
+              {status.disk.keep.warning && <Alert status="error">{status.disk.keep.warning}</Alert>}
             </FactCard>
             {status.mediaServers.length > 0 && (
               <FactCard title="Media servers">
