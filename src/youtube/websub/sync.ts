@@ -33,13 +33,14 @@ export function renewalDue(row: Pick<Row, 'verifiedAt' | 'leaseExpiresAt'>, now 
 }
 
 async function ask(ctx: Ctx, row: Pick<Row, 'channelId' | 'topic' | 'token' | 'secret'>, mode: 'subscribe' | 'unsubscribe') {
+  // stamped before asking: the hub may verify before its answer to this request arrives
+  await ctx.db.update(youtubeWebsub).set({ requestedAt: new Date() }).where(eq(youtubeWebsub.channelId, row.channelId))
   try {
     await askHub(ctx, mode, row)
-    await ctx.db.update(youtubeWebsub).set({ requestedAt: new Date(), lastError: null }).where(eq(youtubeWebsub.channelId, row.channelId))
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     log.warn('websub request failed', { channelId: row.channelId, mode, ...errorFields(err) })
-    await ctx.db.update(youtubeWebsub).set({ requestedAt: new Date(), lastError: message }).where(eq(youtubeWebsub.channelId, row.channelId))
+    await ctx.db.update(youtubeWebsub).set({ lastError: message }).where(eq(youtubeWebsub.channelId, row.channelId))
   }
 }
 
