@@ -7,6 +7,7 @@ import { refreshAllChannels } from '../jobs.ts'
 import { youtubeChannels } from '../tables.ts'
 import { topicUrl } from './hub.ts'
 import { isPublicUrl, websubEnabled } from './public-url.ts'
+import { sign } from './signature.ts'
 import { renewalDue, syncWebsub } from './sync.ts'
 import { websubStatus } from './status.ts'
 import { youtubeWebsub } from './tables.ts'
@@ -193,6 +194,15 @@ describe('WebSub against a hub on 127.0.0.1', () => {
     expect(performance.now() - started).toBeLessThan(60_000)
     const status = await websubStatus(t.ctx)
     expect(status.lastPushAt).not.toBeNull()
+  })
+
+  test('an oversized notification (even signed) is refused with 413 before it is read, and changes nothing', async () => {
+    const t = await app()
+    const { row } = await subscribed(t)
+    const body = `<feed>${'x'.repeat(70 * 1024)}</feed>`
+    const res = await fetch(`${t.ctx.env.PUBLIC_URL}/websub/${row.token}`, { method: 'POST', body, headers: { 'x-hub-signature': sign('sha256', body, row.secret) } })
+    expect(res.status).toBe(413)
+    expect(t.jobs.waiting).toEqual([])
   })
 
   test('a flood of 50 valid pushes costs one feed read', async () => {
