@@ -21,6 +21,7 @@ import { listenRoutes } from './youtube/listen/routes.ts'
 import { personalRoutes } from './youtube/personal/routes.ts'
 import { keepRoutes } from './youtube/keep/routes.ts'
 import { feedRoutes } from './youtube/listen/podcasts.ts'
+import { websubRoutes } from './youtube/websub/routes.ts'
 import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
@@ -184,6 +185,8 @@ export function createApp(ctx: AppContext, opts: { webRoot?: string } = {}) {
     .use('/websub/*', smallBody())
     // private podcast feeds: no cookie, the per-user secret in the path is the credential
     .route('/feeds', feedRoutes(ctx))
+    // the WebSub hub's callbacks: the random token in the path names the subscription
+    .route('/websub', websubRoutes(ctx))
 
   app.all('/api/*', () => fail(404, 'Not found.'))
   // the web player loads the IFrame Player API from here: the configured script, one hop away

@@ -158,6 +158,10 @@ const schema = z.object({
   /** DeArrow's branding API (titles by hash prefix) and its thumbnail service (tests: loopback stand-ins). */
   DEARROW_URL: z.url().default('https://sponsor.ajay.app'),
   DEARROW_THUMB_URL: z.url().default('https://dearrow-thumb.ajay.app'),
+  /** The WebSub hub that pushes new uploads of followed channels (used only with a public PUBLIC_URL). */
+  WEBSUB_HUB_URL: z.url().default('https://pubsubhubbub.appspot.com/'),
+  /** Tests only: lets a loopback PUBLIC_URL subscribe, so tests can run against a hub on 127.0.0.1. */
+  WEBSUB_ALLOW_PRIVATE_CALLBACK: bool.default(false),
   /** The IFrame Player API script the web player loads (tests: the fake's stand-in). */
   YOUTUBE_IFRAME_API_URL: z.url().default('https://www.youtube.com/iframe_api'),
   /** Music jobs one user may have waiting or running at once (429 beyond). */

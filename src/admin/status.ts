@@ -12,6 +12,7 @@ import { quotaStatus } from '../youtube/quota.ts'
 import { untrustedForwarded } from '../lib/proxy-notice.ts'
 import { keepDiskStatus } from '../youtube/keep/status.ts'
 import { mediaServersStatus } from '../youtube/keep/media-servers.ts'
+import { websubStatus } from '../youtube/websub/status.ts'
 import type { AdminMail, AdminSchedule } from './schema.ts'
 import { youtubeState, ytdlpFacts } from './youtube-state.ts'
 
@@ -67,7 +68,7 @@ export async function databaseInfo(db: Db) {
  */
 export async function adminStatus(ctx: AppContext) {
   const { env, db } = ctx
-  const [database, cookies, queue, quota, schedules, canary, pace, disk, keep] = await Promise.all([
+  const [database, cookies, queue, quota, schedules, canary, pace, disk, keep, websub] = await Promise.all([
     databaseInfo(db),
     cookiesStatus(db),
     queueCounts(ctx),
@@ -77,6 +78,7 @@ export async function adminStatus(ctx: AppContext) {
     ctx.tools.pace.status(),
     diskSpace(env.DATA_DIR, env.DISK_FREE_WARN_MB),
     keepDiskStatus(ctx),
+    websubStatus(ctx),
     // the PO-token provider's /ping, asked again unless a few seconds old
     ctx.tools.pot.refresh(),
     // the store, checked again when the last check is a minute old (the status never waits past its bound)
@@ -102,6 +104,8 @@ export async function adminStatus(ctx: AppContext) {
       },
       pace,
       // downloads, from the tools, the pause and the canary (the quota above is the Data API's)
+      // pushes of new uploads from the WebSub hub (src/youtube/websub/)
+      websub,
       downloads: youtubeState({ ytdlpVersion: tools.ytDlp.version, jsSupported: tools.jsRuntime.supported, pausedUntil: pace.pausedUntil, canary }),
     },
     schedules,

@@ -5,6 +5,7 @@ import { keepJobs } from '../youtube/keep/jobs.ts'
 import { notificationJobs } from '../notifications/jobs.ts'
 import { toolJobs } from '../tools/jobs.ts'
 import { mailJobs } from '../mail/jobs.ts'
+import { websubJobs } from '../youtube/websub/jobs.ts'
 import type { JobModule } from './types.ts'
 
 /**
@@ -19,4 +20,5 @@ export const jobModules: JobModule[] = [
   notificationJobs,
   toolJobs,
   mailJobs,
+  websubJobs,
 ]

@@ -57,6 +57,8 @@ test('token paths are redacted in the request log', () => {
   expect(redactPath('/feeds/Ab-_0123456789abcdefghijklmnopqrstuv/all.xml')).toBe('/feeds/[redacted]/all.xml')
   expect(redactPath('/feeds/secret/audio/abcdefghijk.mp3')).toBe('/feeds/[redacted]/audio/abcdefghijk.mp3')
   expect(redactPath('/feedsx/abc')).toBe('/feedsx/abc')
+  // a WebSub callback's token
+  expect(redactPath('/websub/Ab-_0123456789abcdefghijklmnopqrstuv')).toBe('/websub/[redacted]')
 })
 
 test('static files answered fine are logged at debug; pages, API, feeds, Subsonic and failures at info', () => {

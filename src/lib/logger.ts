@@ -84,7 +84,7 @@ export function requestLevel(path: string, status: number): 'info' | 'debug' {
 const STATIC_FILE = /\.(?:js|mjs|css|map|svg|png|jpe?g|webp|gif|ico|woff2?|ttf|webmanifest|json|txt|xml)$/i
 
 // paths that carry a secret in themselves (the link in the verification mail, the podcast feeds' secret)
-const TOKEN_PATH = /^(\/(?:api\/)?(?:verify|reset)|\/feeds)\/[^/]+/
+const TOKEN_PATH = /^(\/(?:api\/)?(?:verify|reset)|\/feeds|\/websub)\/[^/]+/
 
 /** The path as it may be logged: a token segment becomes `[redacted]`. */
 export function redactPath(path: string): string {

@@ -22,9 +22,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-test('the access log holds neither a feed secret nor a player password, token, salt or API key', async () => {
+test('the access log holds neither a feed secret, a WebSub token nor a player password, token, salt or API key', async () => {
   const secret = 'Zq9-feedSecret_0123456789abcdefghij'
-  for (const path of [`/feeds/${secret}/all.xml`, `/feeds/${secret}/audio/abcdefghijk.mp3`, `/feeds/${secret}`]) expect((await fetch(`${caddy.url}${path}`)).status).toBe(200)
+  for (const path of [`/feeds/${secret}/all.xml`, `/feeds/${secret}/audio/abcdefghijk.mp3`, `/feeds/${secret}`, `/websub/${secret}`]) expect((await fetch(`${caddy.url}${path}`)).status).toBe(200)
   const query = new URLSearchParams({ u: 'me@example.com', p: 'appPassword123', t: 'tokenabcdef', s: 'saltxyz', apiKey: 'tf_apikeyvalue', f: 'json' })
   expect((await fetch(`${caddy.url}/rest/ping?${query}`)).status).toBe(200)
   await Bun.sleep(300)
@@ -36,6 +36,7 @@ test('the access log holds neither a feed secret nor a player password, token, s
   expect(uris).toContain('/feeds/REDACTED/all.xml')
   expect(uris).toContain('/feeds/REDACTED/audio/abcdefghijk.mp3')
   expect(uris).toContain('/feeds/REDACTED')
+  expect(uris).toContain('/websub/REDACTED')
   expect(uris).toContain('/rest/ping?u=me%40example.com&p=REDACTED&t=REDACTED&s=REDACTED&apiKey=REDACTED&f=json')
   for (const value of [secret, 'appPassword123', 'tokenabcdef', 'saltxyz', 'tf_apikeyvalue']) expect(text).not.toContain(value)
 })

@@ -125,6 +125,8 @@ describe('admin page and notifications in the browser', () => {
     await page.getByRole('heading', { name: 'Admin' }).waitFor()
     await page.getByText('Feeds only (no API key)').waitFor()
     expect(await page.getByText(/0 of 10000 units/).count()).toBe(1)
+    // WebSub in one line: off, since the test server's PUBLIC_URL is a loopback address
+    await page.getByText('Off (PUBLIC_URL is not a public address): channels are polled hourly').waitFor()
     await page.waitForFunction(() => document.title.startsWith('Admin'))
     // tools: the managed yt-dlp is off in tests (no update to check); cookies set from a file, then removed
     expect(await page.getByRole('button', { name: 'Update now' }).isDisabled()).toBe(true)

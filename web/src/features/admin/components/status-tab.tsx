@@ -77,6 +77,17 @@ export function StatusTab() {
                 </Fact>
               )}
               <PaceFacts pace={status.youtube.pace} />
+              <Fact label="WebSub">
+                {status.youtube.websub.enabled ? (
+                  <>
+                    {status.youtube.websub.subscribed} channels pushed from {status.youtube.websub.hub}
+                    {status.youtube.websub.lastPushAt && <> · last push {when(status.youtube.websub.lastPushAt)}</>}
+                    {status.youtube.websub.lastError && <> · {status.youtube.websub.lastError}</>}
+                  </>
+                ) : (
+                  'Off (PUBLIC_URL is not a public address): channels are polled hourly'
+                )}
+              </Fact>
             </FactCard>
             <ToolsCard tools={status.tools} />
             <CookiesCard cookies={status.cookies} />
