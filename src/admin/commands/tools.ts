@@ -56,7 +56,7 @@ export const toolCommands: Record<string, Command> = {
         // a context built here has not looked for its tools yet (the server's has)
         await app.tools.init()
         const canary = await runCanary(app, 'admin')
-        ctx.out(canary.ok ? 'The canary passed.' : `The canary failed: ${canary.lastError}`)
+        ctx.out(canary.ok ? 'The canary passed.' : `The canary failed: ${canary.lastError}${canary.toolOutput ? ` yt-dlp said: ${canary.toolOutput}` : ''}`)
         if (!canary.ok) throw new CommandError('YouTube downloads do not work (see above).')
         return
       }
