@@ -26,7 +26,10 @@ export const canaryJob: JobDefinition<{ trigger: 'schedule' | 'start' | 'admin' 
     const result = await runCanary(ctx, trigger)
     // an update's canary met a bot check, the network or a timeout: the same check again after the pause
     if (result.retryInMs !== null && retry < CANARY_RETRIES) {
-      await ctx.jobs.enqueue(canaryJob, { trigger, retry: retry + 1 }, { delayMs: result.retryInMs, jobId: `tools.canary.retry-${retry + 1}` })
+      // one retry per build and try: a retry still waiting for an earlier build (10 min after a
+      // timeout) must not swallow this one's
+      const build = ctx.tools.status().ytDlp.version ?? 'none'
+      await ctx.jobs.enqueue(canaryJob, { trigger, retry: retry + 1 }, { delayMs: result.retryInMs, jobId: `tools.canary.retry-${build}-${retry + 1}` })
     }
   },
 }
