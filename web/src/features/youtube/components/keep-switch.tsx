@@ -138,7 +138,7 @@ export function KeepSwitch({ channelId, channelTitle, compact = false }: { chann
         {enabled ? 'Its newest videos are kept on the server. ' : compact ? '' : 'Turn it on to keep the newest videos on the server, for offline watching and media servers. '}
         {enabled && (
           <Link to="/youtube/kept" style={{ textDecoration: 'underline' }}>
-            See kept videos
+            Open the Kept page
           </Link>
         )}
       </styled.p>

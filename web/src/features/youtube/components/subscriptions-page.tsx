@@ -44,7 +44,7 @@ export function SubscriptionsPage() {
           {list.isFetching && !list.isPending && <Spinner size="sm" label="Loading subscriptions" />}
           <Link to="/youtube/kept" className={button({ variant: 'outline' })}>
             <HardDriveIcon />
-            Kept videos
+            Kept
           </Link>
           <Button onClick={() => setUpdating(true)}>
             <RefreshCwIcon />
