@@ -15,7 +15,7 @@ import { WebdavTab } from './webdav-tab.tsx'
 // eight tabs: one row at 1280 px (tighter padding), two on a phone (smaller words); they may
 // wrap at any width, the chosen one underlined by itself since the sliding indicator assumes one row
 // on each trigger (utilities beat the recipe's size; a textStyle would not)
-const tabSize = { px: { base: '1.5', md: '2' }, fontSize: { base: 'xs', sm: 'sm', md: 'md' } }
+const tabSize = { px: { base: '1', md: '2' }, fontSize: { base: 'xs', sm: 'sm', md: 'md' } }
 const wrapTabs = css({
   flexWrap: 'wrap',
   rowGap: '1',
