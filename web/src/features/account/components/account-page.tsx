@@ -22,6 +22,8 @@ const wrapTabs = css({
   columnGap: { base: '0', md: '2' },
   '& > [data-part=trigger][data-selected]': { boxShadow: 'inset 0 -2px 0 0 var(--colors-color-palette-default)' },
   '& > [data-part=indicator]': { display: 'none' },
+  // nine tabs take two rows on a phone: the trigger's own size, smaller below md (beats the recipe's class)
+  '& > [data-part=trigger]': { fontSize: { base: 'sm', md: 'md' }, px: { base: '1', md: '2' } },
 })
 
 /**
