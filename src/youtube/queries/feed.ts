@@ -52,12 +52,14 @@ function markOf(table: typeof youtubeLikes, userId: string) {
 
 function videoColumns(userId: string) {
   // the user's keep and the video's one file: a scalar subquery as the marks
-  const kept = sql<KeptJson | null>`(select json_build_object('state', case when k.error_kind is not null then 'failed' else coalesce(f.state, 'queued') end,
+  // guarded by an uncorrelated EXISTS (one InitPlan per query): a person who keeps nothing pays
+  // nothing per row (the feed's plans may compute the columns before their sort and limit)
+  const kept = sql<KeptJson | null>`(case when exists (select 1 from ${youtubeKeeps} kx where kx.user_id = ${userId} and kx.removed_at is null) then (select json_build_object('state', case when k.error_kind is not null then 'failed' else coalesce(f.state, 'queued') end,
     'maxHeight', k.max_height, 'height', f.height, 'sizeBytes', case when f.file is null then null else f.size end, 'pinned', k.pinned,
     'error', case when k.error_kind is not null then k.error when f.state = 'failed' or f.error_kind is not null then f.error end,
     'errorKind', coalesce(k.error_kind, case when f.state = 'failed' or f.error_kind is not null then f.error_kind end))
     from ${youtubeKeeps} k left join ${youtubeKeptFiles} f on f.video_id = k.video_id
-    where k.user_id = ${userId} and k.video_id = ${youtubeVideos.id} and k.removed_at is null)`.mapWith((v) => (typeof v === 'string' ? JSON.parse(v) : v))
+    where k.user_id = ${userId} and k.video_id = ${youtubeVideos.id} and k.removed_at is null) end)`.mapWith((v) => (typeof v === 'string' ? JSON.parse(v) : v))
   return {
     id: youtubeVideos.id,
     title: youtubeVideos.title,
