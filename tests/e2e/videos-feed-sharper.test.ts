@@ -55,6 +55,8 @@ describe('groups, muted words and DeArrow in the browser', () => {
       await page.setViewportSize(PHONE)
       await page.reload()
       await listSettled()
+      // the groups come in their own request, which may answer after the list
+      await chips.getByRole('button', { name: 'Kitchen' }).waitFor({ timeout: 5_000 })
       expect(await chips.getByRole('button', { name: 'Kitchen' }).isVisible()).toBe(true)
       expect(await axeFindings(page, 'feed with group chips, phone')).toEqual([])
       await shot('feed-group-chips-phone')
