@@ -28,9 +28,12 @@ interface LrclibTrack {
   syncedLyrics?: string | null
 }
 
-export async function findLyrics(ctx: Pick<AppContext, 'env' | 'allow'>, row: MusicJobRow, file: string, signal: AbortSignal): Promise<KeptLyrics | null> {
-  const [own] = await readLyrics(file)
-  if (own) return { lyrics: lyricsText(own), lyricsSource: 'file' }
+/** `file` is the finished MP3, `source` what it was made from (an upload's own USLT/SYLT tags count as the file's). */
+export async function findLyrics(ctx: Pick<AppContext, 'env' | 'allow'>, row: MusicJobRow, file: string, source: string, signal: AbortSignal): Promise<KeptLyrics | null> {
+  for (const path of [file, source]) {
+    const [own] = await readLyrics(path)
+    if (own) return { lyrics: lyricsText(own), lyricsSource: 'file' }
+  }
   if (ctx.env.LYRICS_URL === 'off') return null
   try {
     const duration = (await parseFile(file, { duration: true, skipCovers: true })).format.duration

@@ -143,7 +143,7 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       : await convertWhole(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
     report(97, true)
     // the song's lyrics, kept with the job (a split job's chapters have none: lyrics.ts)
-    const lyrics = split ? null : await findLyrics(ctx, row, inside(dir, out.outputFile), signal)
+    const lyrics = split ? null : await findLyrics(ctx, row, inside(dir, out.outputFile), source, signal)
 
     // 5. finished only once stored: the outputs, the artwork and the upload go into the store
     const named = await getMusicJob(ctx.db, row.id)
