@@ -93,6 +93,11 @@ export function musicRoutes(ctx: AppContext) {
       if (lyrics !== undefined) next = await setJobLyrics(ctx, next, lyrics)
       return c.json(toMusicJob(next), 200)
     })
+    // the kept lyrics' text, for the edit dialog (the job object says only whether there are any: decision 267)
+    .get('/jobs/:id/lyrics', valid('param', idParam), async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      return c.json({ text: row.lyrics ?? '' }, 200)
+    })
     .get('/jobs/:id/upload', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
       if (!row.uploadFile) fail(404, 'File not found.')
