@@ -155,6 +155,8 @@ const schema = z.object({
   MUSICBRAINZ_URL: z.url().default('https://musicbrainz.org'),
   COVERART_URL: z.url().default('https://coverartarchive.org'),
   SPONSORBLOCK_URL: z.url().default('https://sponsor.ajay.app'),
+  /** An LRCLIB-compatible lyrics service looked up once when a track finishes; `off` turns look-ups off. */
+  LYRICS_URL: z.union([z.literal('off'), z.url()]).default('https://lrclib.net'),
   /** DeArrow's branding API (titles by hash prefix) and its thumbnail service (tests: loopback stand-ins). */
   DEARROW_URL: z.url().default('https://sponsor.ajay.app'),
   DEARROW_THUMB_URL: z.url().default('https://dearrow-thumb.ajay.app'),

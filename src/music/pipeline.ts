@@ -22,6 +22,7 @@ import { PaceWait, type PaceWaitInfo } from '../tools/pace.ts'
 import { fileChapters, probeMedia } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { queueWebdavUpload } from './webdav-job.ts'
+import { findLyrics } from './lyrics.ts'
 import { squareArtwork } from './square.ts'
 import { clipSegments, cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
 
@@ -141,6 +142,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       ? await convertChapters(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, chapters, signal, progress })
       : await convertWhole(ctx.tools.ffmpeg, { source, work, output: outputDir(dir), row, artwork, remove: cut.remove, signal, progress })
     report(97, true)
+    // the song's lyrics, kept with the job (a split job's chapters have none: lyrics.ts)
+    const lyrics = split ? null : await findLyrics(ctx, row, inside(dir, out.outputFile), source, signal)
 
     // 5. finished only once stored: the outputs, the artwork and the upload go into the store
     const named = await getMusicJob(ctx.db, row.id)
@@ -151,6 +154,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
       tracks: out.tracks,
       trackCount: split ? chapters.length : row.trackCount,
       notice: notices.join(' ') || null,
+      lyrics: lyrics?.lyrics ?? null,
+      lyricsSource: lyrics?.lyricsSource ?? null,
     })
     // 5. WebDAV on its own (webdav-job.ts): the track is ready now, whatever the WebDAV server does
     // a job deleted meanwhile leaves nothing in the store

@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { ERROR_KINDS, failureSentence, type ErrorKind } from '../tools/failure.ts'
 import type { MusicJob } from './schema.ts'
+import { parseLyricsText } from '../subsonic/lyrics.ts'
 import { musicJobs, type MusicJobRow } from './tables.ts'
 
 export type NewMusicJob = typeof musicJobs.$inferInsert
@@ -125,6 +126,7 @@ export function toMusicJob(row: MusicJobRow): MusicJob {
       downloadFilename: baseName(t.file),
     })),
     notice: row.notice,
+    lyrics: row.lyrics && row.lyricsSource ? { synced: parseLyricsText(row.lyrics).synced, source: row.lyricsSource } : null,
     waiting: jobWaiting(row),
     ...jobError(row),
   }

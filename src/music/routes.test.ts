@@ -148,7 +148,7 @@ describe('GET /jobs/list', () => {
       [
         'id', 'videoUrl', 'originalFilename', 'filenameUrl', 'artworkUrl', 'title', 'artist', 'album', 'grouping',
         'completed', 'failed', 'downloadUrl', 'downloadFilename', 'createdAt', 'progress', 'webdav', 'error', 'errorKind',
-        'trackNumber', 'year', 'tracks', 'notice', 'waiting',
+        'trackNumber', 'year', 'tracks', 'notice', 'waiting', 'lyrics',
       ].sort(),
     )
     expect(job.createdAt).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/)

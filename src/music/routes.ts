@@ -22,6 +22,7 @@ import { deleteMusicJob, getOwnMusicJob, listMusicJobs, toMusicJob } from './que
 import { retryMusicJob } from './jobs.ts'
 import { artworkUrlQuery, musicbrainzQuery, musicJobListQuery, musicJobPatch, videoUrlQuery } from './schema.ts'
 import { editJobTags } from './tag-edit.ts'
+import { setJobLyrics } from './lyrics.ts'
 import { readTags } from './tags.ts'
 import { answerPaceWait, limitLookup, runLookup } from '../tools/lookup.ts'
 import { isPrivateListInfo, PRIVATE_LIST_REFUSAL } from '../tools/private-lists.ts'
@@ -86,7 +87,16 @@ export function musicRoutes(ctx: AppContext) {
     })
     .patch('/jobs/:id', valid('json', musicJobPatch), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))
-      return c.json(toMusicJob(await editJobTags(ctx, row, c.req.valid('json'))), 200)
+      // lyrics live in the database only (decision 266): an edit of them alone rewrites no file
+      const { lyrics, ...tags } = c.req.valid('json')
+      let next = lyrics === undefined || Object.keys(tags).length ? await editJobTags(ctx, row, tags) : row
+      if (lyrics !== undefined) next = await setJobLyrics(ctx, next, lyrics)
+      return c.json(toMusicJob(next), 200)
+    })
+    // the kept lyrics' text, for the edit dialog (the job object says only whether there are any: decision 267)
+    .get('/jobs/:id/lyrics', valid('param', idParam), async (c) => {
+      const row = await ownJob(currentUser(c).id, c.req.param('id'))
+      return c.json({ text: row.lyrics ?? '' }, 200)
     })
     .get('/jobs/:id/upload', valid('param', idParam), async (c) => {
       const row = await ownJob(currentUser(c).id, c.req.param('id'))

@@ -119,6 +119,8 @@ export interface MusicJob {
    * `hour` (the hourly limit) or `pause` (after a bot check); `until` is when the wait should end.
    */
   waiting: { reason: 'turn' | 'hour' | 'pause'; until: string | null; message: string } | null
+  /** The song's kept lyrics (docs/decisions/266): whether they are timed, and where they came from; null for none. */
+  lyrics: { synced: boolean; source: 'file' | 'lookup' | 'edited' } | null
   /** Why the job failed, for a person; null unless failed. */
   error: string | null
   errorKind: ErrorKind | null
@@ -134,6 +136,11 @@ export const musicJobPatch = z
     trackNumber: z.number({ error: 'Must be a number' }).int().min(1).max(999).nullable(),
     year: z.number({ error: 'Must be a number' }).int().min(1000).max(9999).nullable(),
     artworkUrl: printable(z.string()).trim().max(4096).pipe(httpUrl).nullable(),
+    /** Plain text or LRC; an empty string removes them (docs/decisions/266). Line breaks and tabs are the only controls allowed. */
+    lyrics: z
+      .string()
+      .max(100_000, 'At most 100000 characters')
+      .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'Must not contain control characters'),
   })
   .partial()
   .strict()

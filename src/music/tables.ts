@@ -39,6 +39,13 @@ export const musicJobs = pgTable(
     removeSegments: text('remove_segments').array(),
     /** The split tracks, e.g. `{title, trackNumber, file: 'output/01 Intro.mp3'}`; outputFile is then their ZIP. */
     tracks: jsonb('tracks').$type<StoredTrack[]>().notNull().default([]),
+    /**
+     * The song's lyrics as kept (docs/decisions/266): LRC when synced, else plain text; null for none.
+     * A split job's tracks have none (a chapter's lyrics are not looked up).
+     */
+    lyrics: text('lyrics'),
+    /** Where they came from: the file's own tags, the LYRICS_URL look-up, or the person's edit. */
+    lyricsSource: text('lyrics_source', { enum: ['file', 'lookup', 'edited'] }),
     /** Something the user should know about a finished job (e.g. SponsorBlock was unreachable). */
     notice: text('notice'),
     progress: integer('progress').notNull().default(0),

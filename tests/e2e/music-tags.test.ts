@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import type { MediaServer } from '../support/media.ts'
 import { PLAYLIST_ITEMS, TEST_CHAPTERS } from '../support/media.ts'
+import { axeFindings } from '../support/axe.ts'
 import { musicPageHelpers, useMusicE2e } from '../support/music-e2e.ts'
 import type { MusicServices } from '../support/music-services.ts'
 
@@ -103,6 +104,15 @@ describe('music tags in the browser', () => {
     await dialog.waitFor()
     await dialog.getByRole('textbox', { name: 'Title' }).fill('Get Lucky (Radio Edit)')
     await dialog.getByRole('textbox', { name: 'Year' }).fill('2014')
+    // the lyrics (none kept: LYRICS_URL is off in tests) in a labelled textarea, reached by keyboard from Track number
+    const lyrics = dialog.getByRole('textbox', { name: 'Lyrics' })
+    await expect(lyrics.isEnabled()).resolves.toBe(true)
+    expect(await lyrics.inputValue()).toBe('')
+    await dialog.getByRole('textbox', { name: 'Track number' }).focus()
+    await page.keyboard.press('Tab')
+    expect(await lyrics.evaluate((el) => el === document.activeElement && el.tagName)).toBe('TEXTAREA')
+    await page.keyboard.type('[00:01.50]Like the legend\n[00:04.00]Of the phoenix')
+    expect(await axeFindings(page, 'edit tags dialog with lyrics')).toEqual([])
     await shot('music-edit-tags')
     await dialog.getByRole('button', { name: 'Save' }).click()
     await dialog.waitFor({ state: 'detached' })
@@ -111,6 +121,14 @@ describe('music tags in the browser', () => {
     const job = (await jobs()).find((j) => j.title === 'Get Lucky (Radio Edit)')!
     expect(job.year).toBe(2014)
     expect(job.downloadFilename).toBe('Daft Punk feat. Pharrell Williams - Get Lucky (Radio Edit).mp3')
+    expect(job.lyrics).toEqual({ synced: true, source: 'edited' })
+    // opened again, the dialog shows the kept lyrics
+    await edited.getByRole('button', { name: 'Edit tags of Get Lucky (Radio Edit)' }).click()
+    await expect(
+      page.getByRole('dialog', { name: 'Edit tags' }).getByRole('textbox', { name: 'Lyrics' }).inputValue(),
+    ).resolves.toContain('Like the legend')
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog', { name: 'Edit tags' }).waitFor({ state: 'detached' })
 
     await edited.getByRole('button', { name: 'Play Get Lucky (Radio Edit)' }).click()
     const player = page.getByRole('region', { name: 'Player' })

@@ -57,6 +57,8 @@ export async function createTestApp(
     YTDLP_CANARY_URL: 'http://127.0.0.1:9/canary',
     // no YouTube pacing unless a test sets it (src/tools/pace.test.ts): many tests run YouTube-URL jobs
     YTDLP_SLEEP_SECONDS: '0',
+    // finished music jobs never look lyrics up at lrclib.net from a test (tests/support/lrclib.ts is the stand-in)
+    LYRICS_URL: 'off',
     PATH: process.env.PATH ?? '',
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...storageEnv,

@@ -70,7 +70,8 @@ export function useMusicE2e(name: string) {
     ])
     Object.assign(m, { media, services, server, browser, workDir, taggedMp3 })
     const viewport = { width: 1280, height: 900 }
-    Object.assign(m, await openLoggedInPage(browser, { baseURL: server.url, viewport, acceptDownloads: true }, { email: EMAIL, password: PASSWORD }))
+    // bypassCSP: axe-core is injected into the page (tests/support/axe.ts); the policy itself is tested elsewhere
+    Object.assign(m, await openLoggedInPage(browser, { baseURL: server.url, viewport, acceptDownloads: true, bypassCSP: true }, { email: EMAIL, password: PASSWORD }))
   }, 240_000)
 
   afterAll(async () => {

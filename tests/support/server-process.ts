@@ -50,6 +50,8 @@ export function baseEnv(env: Record<string, string>): Record<string, string> {
     YTDLP_CANARY_URL: 'http://127.0.0.1:9/canary',
     // nor SponsorBlock (the player asks for segments): unavailable unless a test points it at its stand-in
     SPONSORBLOCK_URL: 'http://127.0.0.1:9/sponsorblock',
+    // nor lrclib.net (a finished music job looks its lyrics up): off unless a test points it at its stand-in
+    LYRICS_URL: 'off',
     // no YouTube pacing unless a test sets it (src/tools/pace.test.ts)
     YTDLP_SLEEP_SECONDS: '0',
     APP_SECRET: 'process-test-secret-process-test-secret',

@@ -1,13 +1,21 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import { musicJobs } from '../../music/tables.ts'
 import { inside, jobDir } from '../../music/files.ts'
 import { answer } from '../format.ts'
 import { querySongs, type SongRow } from '../library.ts'
-import { plainText, readLyrics } from '../lyrics.ts'
+import { type Lyrics, parseLyricsText, plainText, readLyrics } from '../lyrics.ts'
 import { type Call, type Method, oneSong } from './call.ts'
 
 /** Lyrics (OpenSubsonic songLyrics): structured by song id, and plain by artist and title. */
 
-const lyricsOf = (call: Call, row: SongRow) => readLyrics(inside(jobDir(call.ctx.env.DATA_DIR, call.user.id, row.job_id), row.file))
+/** The job's kept lyrics first (decision 266; a whole job's song only), then the file's own tags. */
+async function lyricsOf(call: Call, row: SongRow): Promise<Lyrics[]> {
+  if (row.track === 0) {
+    const [kept] = await call.ctx.db.select({ lyrics: musicJobs.lyrics }).from(musicJobs).where(eq(musicJobs.id, row.job_id))
+    if (kept?.lyrics) return [parseLyricsText(kept.lyrics)]
+  }
+  return readLyrics(inside(jobDir(call.ctx.env.DATA_DIR, call.user.id, row.job_id), row.file))
+}
 
 export const lyrics: Record<string, Method> = {
   getLyricsBySongId: async (call) => {

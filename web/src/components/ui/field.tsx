@@ -10,6 +10,8 @@ export const FieldLabel = withContext(ArkField.Label, 'label')
 export const FieldHelperText = withContext(ArkField.HelperText, 'helperText')
 export const FieldErrorText = withContext(ArkField.ErrorText, 'errorText')
 export const FieldInput = styled(ArkField.Input, input)
+/** A multi-line input with the input's look (Park UI has no textarea recipe here): grows with its rows. */
+export const FieldTextarea = styled(ArkField.Textarea, input, { defaultProps: { rows: 6 } })
 
 export type TextFieldProps = ComponentProps<typeof FieldInput> & {
   label: ReactNode
@@ -35,6 +37,20 @@ export function TextField({ label, error, helperText, required, readOnly, disabl
         )}
       </FieldLabel>
       <FieldInput {...inputProps} />
+      {helperText && <FieldHelperText>{helperText}</FieldHelperText>}
+      <FieldErrorText>{error}</FieldErrorText>
+    </FieldRoot>
+  )
+}
+
+export type TextareaFieldProps = ComponentProps<typeof FieldTextarea> & { label: ReactNode; helperText?: ReactNode; error?: string | null }
+
+/** Label + textarea + helper text: TextField for text of several lines. */
+export function TextareaField({ label, error, helperText, ...props }: TextareaFieldProps) {
+  return (
+    <FieldRoot invalid={!!error}>
+      <FieldLabel>{label}</FieldLabel>
+      <FieldTextarea h="auto" py="2" resize="vertical" fontFamily="mono" textStyle="sm" {...props} />
       {helperText && <FieldHelperText>{helperText}</FieldHelperText>}
       <FieldErrorText>{error}</FieldErrorText>
     </FieldRoot>

@@ -102,7 +102,15 @@ export function useCreateJob() {
   })
 }
 
-export type TagEdit = Partial<Pick<MusicJob, 'title' | 'artist' | 'album' | 'grouping' | 'trackNumber' | 'year'>>
+export type TagEdit = Partial<Pick<MusicJob, 'title' | 'artist' | 'album' | 'grouping' | 'trackNumber' | 'year'>> & { lyrics?: string }
+
+/** GET /api/music/jobs/{id}/lyrics: the kept lyrics' text (LRC or plain; empty for none), for the edit dialog. */
+export const jobLyricsQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.musicJob.detail(id), 'lyrics'] as const,
+    queryFn: () => request(api.music.jobs[':id'].lyrics.$get({ param: { id } })),
+    staleTime: 0,
+  })
 
 /** PATCH /api/music/jobs/{id}: new tags for a finished job; refreshes the job list. */
 export function useEditTags() {

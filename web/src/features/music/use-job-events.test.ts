@@ -25,6 +25,7 @@ const job = (id: string, extra: Partial<MusicJob> = {}): MusicJob => ({
   year: null,
   tracks: [],
   notice: null,
+  lyrics: null,
   waiting: null,
   error: null,
   errorKind: null,

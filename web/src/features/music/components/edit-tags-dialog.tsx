@@ -2,13 +2,15 @@ import { musicTagFields } from '#server/music/schema.ts'
 import { styled } from 'styled-system/jsx'
 import { Alert } from '~/components/ui/alert.tsx'
 import { DialogPanel, DialogRoot } from '~/components/ui/dialog.tsx'
-import { TextField } from '~/components/ui/field.tsx'
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { TextareaField, TextField } from '~/components/ui/field.tsx'
 import { Form } from '~/components/ui/form.tsx'
 import { FormActions } from '~/components/ui/form-actions.tsx'
 import { notify } from '~/components/ui/toaster.tsx'
 import { useForm } from '~/hooks/use-form.ts'
 import { errorText } from '~/lib/api.ts'
-import { type MusicJob, useEditTags } from '../api.ts'
+import { jobLyricsQuery, type MusicJob, useEditTags } from '../api.ts'
 
 /** "Edit tags" of a finished job: the MP3 is retagged and renamed in place (PATCH /jobs/{id}). */
 export function EditTagsDialog({ job, open, onOpenChange }: { job: MusicJob; open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -23,6 +25,12 @@ export function EditTagsDialog({ job, open, onOpenChange }: { job: MusicJob; ope
 
 function EditTagsForm({ job, onDone }: { job: MusicJob; onDone: () => void }) {
   const edit = useEditTags()
+  // the kept lyrics (decision 267): sent only when changed, so untouched ones keep their source
+  const kept = useQuery(jobLyricsQuery(job.id))
+  const [lyrics, setLyrics] = useState<string | null>(null)
+  useEffect(() => {
+    if (kept.data && lyrics === null) setLyrics(kept.data.text)
+  }, [kept.data, lyrics])
   const form = useForm({
     initialValues: {
       title: job.title,
@@ -46,6 +54,7 @@ function EditTagsForm({ job, onDone }: { job: MusicJob; onDone: () => void }) {
           grouping: data.grouping ?? null,
           year: data.year ?? null,
           trackNumber: data.track_number ?? null,
+          ...(lyrics !== null && lyrics !== kept.data?.text ? { lyrics } : {}),
         },
       },
       {
@@ -67,6 +76,13 @@ function EditTagsForm({ job, onDone }: { job: MusicJob; onDone: () => void }) {
         <TextField label="Year" inputMode="numeric" autoComplete="off" {...form.text('year')} />
         <TextField label="Track number" inputMode="numeric" autoComplete="off" {...form.text('track_number')} />
       </styled.div>
+      <TextareaField
+        label="Lyrics"
+        helperText="Plain text, or LRC ([mm:ss.xx] before each line) for lyrics that follow the song. Empty removes them."
+        value={lyrics ?? ''}
+        disabled={lyrics === null && kept.isPending}
+        onChange={(e) => setLyrics(e.currentTarget.value)}
+      />
       <FormActions align="end" submit="Save" submitProps={{ loading: edit.isPending }} />
     </Form>
   )

@@ -1,0 +1,2 @@
+ALTER TABLE "music_jobs" ADD COLUMN "lyrics" text;--> statement-breakpoint
+ALTER TABLE "music_jobs" ADD COLUMN "lyrics_source" text;
