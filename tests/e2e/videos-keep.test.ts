@@ -103,5 +103,31 @@ describe('keeping videos', () => {
     expect(fake).toBeDefined()
   }, 120_000)
 
+  test('unfollowing offers to remove what the channel kept: off by default, then every kept video goes', async () => {
+    const before = await api<Kept>('/api/youtube/kept')
+    const ids = before.videos.filter((v) => v.channel.title === 'Tiny Kitchen').map((v) => v.id)
+    expect(ids.length).toBe(2)
+    await page.goto(`/youtube/channel/${channelId}`)
+    await page.getByRole('button', { name: 'Unsubscribe' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Confirm Remove Subscription' })
+    const offer = dialog.getByRole('checkbox', { name: 'Also remove the 2 videos kept from this channel' })
+    await offer.waitFor()
+    expect(await offer.isChecked()).toBe(false)
+    expect(await axeFindings(page, 'unsubscribe dialog with the kept videos offer')).toEqual([])
+    await shot('keep-unfollow-offer')
+    // by keyboard: Space on the checkbox, then Confirm
+    await offer.focus()
+    await page.keyboard.press('Space')
+    expect(await offer.isChecked()).toBe(true)
+    await dialog.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByText('Removed 2 videos kept from Tiny Kitchen').waitFor()
+    const after = await api<Kept>('/api/youtube/kept')
+    expect(after.videos.filter((v) => ids.includes(v.id))).toEqual([])
+    expect(after.usedBytes).toBe(0)
+    // and the files are gone from the layout
+    const left = [...new Bun.Glob('**/*.mp4').scanSync(keepDir)]
+    expect(left).toEqual([])
+  }, 120_000)
+
   noPageErrors()
 })

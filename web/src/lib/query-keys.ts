@@ -55,6 +55,7 @@ export const queryKeys = {
     all: ['YoutubeKeep'] as const,
     rule: (channelId: string) => ['YoutubeKeep', 'rule', channelId] as const,
     kept: (page: number, perPage: number) => ['YoutubeKeep', 'kept', { page, perPage }] as const,
+    ofChannel: (channelId: string) => ['YoutubeKeep', 'channel', channelId] as const,
   },
   admin: {
     all: ['Admin'] as const,

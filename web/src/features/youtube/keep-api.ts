@@ -22,6 +22,27 @@ export const keptQuery = (page: number, perPage = 24) =>
     refetchInterval: (q) => (q.state.data?.videos.some((v) => v.kept && (v.kept.state === 'queued' || v.kept.state === 'fetching')) ? 5_000 : false),
   })
 
+/** At most this many pages of 100 are read to find what a channel kept (the quota bounds a person's keeps long before). */
+const CHANNEL_KEPT_PAGES = 20
+
+/**
+ * The person's kept videos of one channel (the unfollow dialog offers to remove them, decision 316):
+ * the Kept list read in pages of 100, filtered by channel.
+ */
+export const channelKeptQuery = (channelId: string) =>
+  queryOptions({
+    queryKey: queryKeys.youtubeKeep.ofChannel(channelId),
+    queryFn: async () => {
+      const ids: string[] = []
+      for (let page = 1; page <= CHANNEL_KEPT_PAGES; page++) {
+        const list = await fetchKept(page, 100)
+        for (const v of list.videos) if (v.channel.id === channelId) ids.push(v.id)
+        if (page >= list.totalPages) break
+      }
+      return ids
+    },
+  })
+
 /** Everything a keep change can move: the rule, the Kept list, the videos' `kept`. */
 function useKeepInvalidation() {
   const queryClient = useQueryClient()
@@ -53,6 +74,25 @@ export function useRemoveKept() {
   const invalidate = useKeepInvalidation()
   return useMutation({
     mutationFn: ({ id }: { id: string }) => request(api.youtube.videos[':id'].keep.$delete({ param: { id } })),
+    onSettled: invalidate,
+  })
+}
+
+/** Removes kept videos (DELETE each, four at a time); resolves to how many could not be removed. */
+export function useRemoveManyKept() {
+  const invalidate = useKeepInvalidation()
+  return useMutation({
+    mutationFn: async (ids: readonly string[]) => {
+      let failed = 0
+      const queue = [...ids]
+      const worker = async () => {
+        for (let id = queue.shift(); id; id = queue.shift()) {
+          await request(api.youtube.videos[':id'].keep.$delete({ param: { id } })).catch(() => failed++)
+        }
+      }
+      await Promise.all([worker(), worker(), worker(), worker()])
+      return failed
+    },
     onSettled: invalidate,
   })
 }
