@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { axeFindings, type Finding } from '../support/axe.ts'
 import { type MusicServices, startMusicServices } from '../support/music-services.ts'
 import { launchBrowser } from '../support/browser.ts'
-import { adminCommand, createUser, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
+import { adminCommand, createUser, e2eFolders, screenshot, settle } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
 
@@ -74,8 +73,7 @@ async function visit(path: string, ready: () => Promise<unknown>) {
 }
 
 async function shot(name: string) {
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(page, name)
 }
 
 /** The element focused now: its tag, accessible text and its own (or its checkbox control's) outline. */
@@ -347,7 +345,7 @@ describe('accessibility in the browser', () => {
       })
       await logout.click()
       await page.locator('button[aria-busy=true]', { hasText: 'Logout' }).waitFor()
-      await page.waitForTimeout(300) // past the colour transition
+      await settle(page) // past the colour transition
       expect(await logout.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(idle)
       await shot('a11y-logout-pending')
       release()

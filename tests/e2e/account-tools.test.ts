@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { axeFindings } from '../support/axe.ts'
+import { SCREENSHOTS, screenshot } from '../support/e2e.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { signUpOverHttp } from '../support/music.ts'
 import { startOidcProvider, type TestOidc } from '../support/oidc.ts'
-import { REPO_ROOT, type ServerProcess, startServerProcess } from '../support/server-process.ts'
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
 
 // Account tools end to end: sign-in through a real OpenID provider (oidc-provider on
 // 127.0.0.1, its own login and consent forms), API tokens, password change and account
 // deletion, in Chromium against the real server process.
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 let idp: TestOidc
 let server: ServerProcess
 let browser: Browser
@@ -46,9 +46,7 @@ afterAll(async () => {
 })
 
 async function shot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle')
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(page, name, { networkIdle: true })
 }
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser.ts'
-import { e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
+import { e2eFolders, screenshot } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { resetCode, startSmtp, type TestSmtp, verifyLink } from '../support/smtp.ts'
 import { startWebdavServer, type TestWebdav } from '../support/webdav.ts'
@@ -44,9 +43,7 @@ afterAll(async () => {
 })
 
 async function shot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle')
-  await page.waitForTimeout(300) // let colour transitions (a button leaving its loading state) finish
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(page, name, { networkIdle: true })
 }
 
 /** Path and query of the page's URL, e.g. `/login?next=%2Faccount`. */

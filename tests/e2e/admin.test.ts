@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { axeFindings, type Finding } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
-import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS, type WatchedPage } from '../support/e2e.ts'
+import { adminCommand, createUser, e2eFolders, openLoggedInPage, screenshot, type WatchedPage } from '../support/e2e.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { startSmtp, type TestSmtp } from '../support/smtp.ts'
 import { ensureWebBuild } from '../support/web-build.ts'
@@ -57,9 +57,7 @@ afterAll(async () => {
 })
 
 async function shot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle')
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  await screenshot(page, name, { networkIdle: true, fullPage: true })
 }
 
 const findings: Finding[] = []

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser.ts'
 import { axeFindings, type Finding } from '../support/axe.ts'
-import { adminCommand, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
+import { adminCommand, e2eFolders, screenshot } from '../support/e2e.ts'
 import { type MediaServer, startMediaServer, type TestMedia, testMedia } from '../support/media.ts'
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts'
 import { until } from '../support/wait.ts'
@@ -49,9 +49,7 @@ afterAll(async () => {
 })
 
 async function shot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle')
-  await page.waitForTimeout(300) // let transitions finish
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(page, name, { networkIdle: true })
 }
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true })

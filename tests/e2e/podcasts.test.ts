@@ -5,7 +5,7 @@ import { type FakeYoutube, startFakeYoutube } from '../../scripts/fake-youtube.t
 import { watchUrl } from '../../src/youtube/listen/audio.ts'
 import { axeFindings } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
-import { adminCommand, createUser, e2eFolders, SCREENSHOTS } from '../support/e2e.ts'
+import { adminCommand, createUser, e2eFolders, screenshot } from '../support/e2e.ts'
 import { startFakeYtdlp, type FakeYtdlp } from '../support/fake-ytdlp.ts'
 import { makeTone, startMediaServer, type MediaServer } from '../support/media.ts'
 import { startMusicServices, type MusicServices } from '../support/music-services.ts'
@@ -102,8 +102,7 @@ afterAll(async () => {
 })
 
 async function shot(name: string) {
-  await page.waitForTimeout(400) // transitions settle
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(page, name)
 }
 
 type Podcasts = { feeds: { channelId: string; url: string; episodes: number; keepLast: number; failed: number }[]; allUrl: string; opmlUrl: string }

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import type { Frame } from 'playwright-core'
 import { axeFindings } from '../support/axe.ts'
-import { SCREENSHOTS } from '../support/e2e.ts'
+import { screenshot } from '../support/e2e.ts'
 import { expectOnlyHashPrefixes, recordSeeks, seeks, skipTo } from '../support/sponsorblock-e2e.ts'
 import { api, fake, noPageErrors, page, perf, setUpVideoArea, shot, sponsorBlock, subscribeAndWait, until, type VideoJson } from '../support/videos-e2e.ts'
 
@@ -101,9 +100,8 @@ describe('SponsorBlock in the YouTube player', () => {
     await page.getByRole('status').filter({ hasText: 'SponsorBlock settings saved.' }).waitFor()
     const saved = await api<{ categories: Record<string, string> }>('/api/youtube/sponsorblock')
     expect(saved.categories).toMatchObject({ sponsor: 'mute', intro: 'show', selfpromo: 'skip', filler: 'off' })
-    await page.evaluate(() => window.scrollTo(0, 0))
-    await page.waitForTimeout(300) // the scroll and the tab indicator settle
-    await page.screenshot({ path: join(SCREENSHOTS, 'account-sponsorblock.png'), fullPage: true })
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }))
+    await screenshot(page, 'account-sponsorblock', { fullPage: true })
     expect(await axeFindings(page, '/account?tab=sponsorblock')).toEqual([])
 
     // a reload shows what was saved

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
+import { settle } from './e2e.ts'
 
 // axe-core (npm, injected into the page: test-only, never in the bundle) for WCAG 2.x A/AA.
 // The page's context needs `bypassCSP: true`: the app's script-src refuses the injected script.
@@ -13,7 +14,7 @@ export type Finding = { page: string; id: string; impact: string; help: string; 
 /** axe-core's serious and critical WCAG A/AA findings on the page as it is now. */
 export async function axeFindings(page: Page, label: string): Promise<Finding[]> {
   await page.waitForLoadState('networkidle')
-  await page.waitForTimeout(300) // transitions settle (colour contrast is read from the painted styles)
+  await settle(page) // colour contrast is read from the painted styles
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE })
   const violations = await page.evaluate(async (tags) => {
     // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page, not imported

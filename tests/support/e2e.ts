@@ -9,6 +9,27 @@ import { REPO_ROOT, run } from './server-process.ts'
 
 export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 
+/**
+ * Waits until the page's finite CSS transitions and animations (a dialog opening, a toast, a
+ * button's colour leaving its loading state) have finished, at most `capMs`, then two frames:
+ * what a screenshot or axe's contrast check reads is what a person sees. Endless animations
+ * (spinners) are not waited for. Instead of a fixed pause before each screenshot.
+ */
+export async function settle(page: Page, capMs = 1_500): Promise<void> {
+  await page.evaluate(async (cap) => {
+    const finite = document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+    await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => {}))), new Promise((resolve) => setTimeout(resolve, cap))])
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+  }, capMs)
+}
+
+/** A screenshot under docs/screenshots/, once the page has settled. */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean; networkIdle?: boolean } = {}): Promise<void> {
+  if (opts.networkIdle) await page.waitForLoadState('networkidle')
+  await settle(page)
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage })
+}
+
 /** The screenshots folder, and fresh data and work folders for one e2e file; `remove()` in afterAll. */
 export function e2eFolders(name: string): { dataDir: string; workDir: string; remove(): void } {
   mkdirSync(SCREENSHOTS, { recursive: true })

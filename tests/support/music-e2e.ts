@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import type { MusicJob } from '../../src/music/schema.ts'
 import { launchBrowser } from './browser.ts'
-import { createUser, e2eFolders, openLoggedInPage, SCREENSHOTS, type WatchedPage } from './e2e.ts'
+import { createUser, e2eFolders, openLoggedInPage, screenshot, type WatchedPage } from './e2e.ts'
 import { ffmpeg, makeTone, type MediaServer, startMediaServer, testMedia } from './media.ts'
 import { startMusicServices, type MusicServices } from './music-services.ts'
 import { type ServerProcess, startServerProcess } from './server-process.ts'
@@ -92,9 +92,7 @@ export function musicPageHelpers(m: MusicE2e) {
   const jobRow = (title: string) => m.page.getByTestId('music-job').filter({ hasText: title })
 
   async function shot(name: string, target: Page = m.page, fullPage = false) {
-    // let toasts and transitions settle
-    await target.waitForTimeout(400)
-    await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
+    await screenshot(target, name, { fullPage })
   }
 
   /** Scrolls (without the smooth animation) to the element, or to the top. */

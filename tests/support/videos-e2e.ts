@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core'
 import { type FakeYoutube, type FakeYoutubeOptions, startFakeYoutube } from '../../scripts/fake-youtube.ts'
 import { CHROMIUM_PATH } from './browser.ts'
-import { adminCommand, createUser, e2eFolders, openLoggedInPage, SCREENSHOTS } from './e2e.ts'
+import { adminCommand, createUser, e2eFolders, openLoggedInPage, screenshot } from './e2e.ts'
 import { type MusicServices, startMusicServices } from './music-services.ts'
 import { type ServerProcess, startServerProcess } from './server-process.ts'
 import { ensureWebBuild } from './web-build.ts'
@@ -129,8 +128,7 @@ export async function shot(name: string, target: Page = page) {
       { timeout: 10_000 },
     )
     .catch(() => {})
-  await target.waitForTimeout(400) // transitions and tooltips settle
-  await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(target, name)
 }
 
 export async function api<T>(path: string): Promise<T> {
