@@ -54,6 +54,8 @@ if (import.meta.main) {
   console.log(`fake YouTube listening on ${fake.url} (${fake.channels.size} channels, ${fake.videos.size} videos)`)
   console.log('Start the app with:')
   for (const [k, v] of Object.entries(fake.env)) console.log(`  ${k}=${v}`)
+  console.log(`  SPONSORBLOCK_URL=${fake.sponsorBlockUrl}`)
+  console.log('Listen mode, podcasts and keeping offline as well (yt-dlp sent here): npx bun scripts/demo.ts instead')
   console.log(`Handles: ${[...FIXED_CHANNELS, ...VIEWER_CHANNELS].map((c) => c.handle).join(' ')}`)
   console.log(`Controls: POST ${fake.url}/_fake/channels/@lofi-garden/uploads?count=3 · GET ${fake.url}/_fake/stats`)
   const stop = async () => {
