@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { FakeYoutube, startFakeYoutube } from './fake-youtube.ts'
+import { onFake, writeDemoYtdlp } from './fake-youtube/ytdlp.ts'
 
 let fake: FakeYoutube
 beforeAll(async () => {
@@ -107,4 +111,66 @@ describe('fake YouTube', () => {
     const stats = await (await get('/_fake/stats')).json()
     expect(stats).toMatchObject({ units: expect.any(Number) })
   })
+})
+
+describe('what the offline demo adds (scripts/demo.ts)', () => {
+  test('a watch page with a DASH manifest of the video alone and the audio alone, and a JPEG still', async () => {
+    const id = fake.channel('@tiny-kitchen').uploads[1]!
+    const page = await (await get(`/watch?v=${id}`)).text()
+    expect(page).toContain(`<source src="/media/${id}.mpd" type="application/dash+xml">`)
+    expect(page).toContain(`<title>${fake.videos.get(id)!.title}</title>`)
+    const mpd = await (await get(`/media/${id}.mpd`)).text()
+    expect(mpd).toContain(`<BaseURL>${fake.url}/media/${id}.video.webm</BaseURL>`)
+    expect(mpd).toContain(`<BaseURL>${fake.url}/media/${id}.weba</BaseURL>`)
+    const audio = await get(`/media/${id}.weba`)
+    expect(audio.headers.get('content-type')).toBe('audio/webm')
+    const video = await get(`/media/${id}.video.webm`)
+    const clip = await get(`/media/${id}.webm`)
+    const [a, v, c] = await Promise.all([audio, video, clip].map(async (r) => (await r.arrayBuffer()).byteLength))
+    // the two parts are the clip split, not copies of it
+    expect(a! + v!).toBeGreaterThan(c! * 0.9)
+    expect(a!).toBeLessThan(c! / 2)
+    const still = await get(`/vi/${id}/hqdefault.jpg`)
+    expect([...new Uint8Array(await still.arrayBuffer()).slice(0, 2)]).toEqual([0xff, 0xd8])
+    expect((await get('/watch?v=zzzzzzzzzzz')).status).toBe(404)
+    expect((await get('/media/zzzzzzzzzzz.mpd')).status).toBe(404)
+  })
+
+  test('SponsorBlock by hash prefix: the three newest videos of a channel, filtered by category', async () => {
+    const [first, second, , fourth] = fake.channel('@retro-motors').uploads
+    const prefix = (id: string) => new Bun.CryptoHasher('sha256').update(id).digest('hex').slice(0, 4)
+    const ask = async (id: string, categories: string[]) => {
+      const res = await get(`/sponsorblock/api/skipSegments/${prefix(id)}?categories=${encodeURIComponent(JSON.stringify(categories))}&actionTypes=${encodeURIComponent('["skip","mute"]')}`)
+      // 404 when no video of the prefix has segments, as the real API answers
+      return res.status === 404 ? undefined : ((await res.json()) as { videoID: string; segments: { category: string; segment: number[] }[] }[]).find((v) => v.videoID === id)
+    }
+    expect((await ask(first!, ['sponsor', 'selfpromo']))?.segments.map((s) => [s.category, s.segment])).toEqual([['sponsor', [4, 10]], ['selfpromo', [20, 24]]])
+    expect((await ask(second!, ['sponsor', 'selfpromo']))?.segments.map((s) => s.category)).toEqual(['sponsor'])
+    expect(await ask(first!, ['intro'])).toBeUndefined()
+    expect(await ask(fourth!, ['sponsor'])).toBeUndefined()
+    expect((await get('/sponsorblock/api/skipSegments/xyz')).status).toBe(404)
+  })
+
+  test("the demo's yt-dlp sends YouTube links to the fake, and the real yt-dlp finds an audio-only format there", async () => {
+    const base = fake.url
+    expect(onFake('https://www.youtube.com/watch?v=abcdefghijk', base)).toBe(`${base}/watch?v=abcdefghijk`)
+    expect(onFake('https://youtu.be/abcdefghijk', base)).toBe(`${base}/watch?v=abcdefghijk`)
+    expect(onFake('http://127.0.0.1:9/proxy', base)).toBe('http://127.0.0.1:9/proxy')
+    expect(onFake('--no-playlist', base)).toBe('--no-playlist')
+    const dir = mkdtempSync(join(tmpdir(), 'tunefeed-demo-ytdlp-'))
+    try {
+      const ytdlp = writeDemoYtdlp(dir, base)
+      const id = fake.channel('@star-lab').uploads[0]!
+      const before = fake.watchRequests
+      // not spawnSync: the fake answers from this process
+      const run = Bun.spawn([ytdlp, '--ignore-config', '-J', '--', `https://www.youtube.com/watch?v=${id}`], { stdout: 'pipe', stderr: 'pipe' })
+      const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited])
+      expect({ code, err: code ? err : '' }).toEqual({ code: 0, err: '' })
+      const info = JSON.parse(out) as { formats: { vcodec: string; acodec: string; height?: number }[] }
+      expect(info.formats.map((f) => [f.vcodec, f.acodec, f.height ?? null])).toEqual([['none', 'opus', null], ['vp8', 'none', 180]])
+      expect(fake.watchRequests).toBe(before + 1)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 30_000)
 })

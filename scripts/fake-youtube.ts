@@ -4,7 +4,9 @@
  * with the real parameters, paging tokens, response and error shapes, each
  * channel's Atom feed, and extras the real service does not have: SVG
  * thumbnails, a small VP8/Opus WebM for every video (`/media/<id>.webm`, see
- * docs/decisions/020) and a control API for tests and demos.
+ * docs/decisions/020), watch pages yt-dlp reads (a DASH manifest of the video alone
+ * and the audio alone), a SponsorBlock (`/sponsorblock`) and a control API for tests
+ * and demos. The whole offline demo (the app with yt-dlp sent here) is scripts/demo.ts.
  *
  *   bun scripts/fake-youtube.ts --port 4010 [--host 127.0.0.1] [--seed 1] [--api-key KEY] [--quota N] [--no-media]
  *
@@ -13,7 +15,8 @@
  *
  * The code is in scripts/fake-youtube/, one module per endpoint group: api.ts
  * (key, quota, paging, errors) with api-channels.ts, api-videos.ts and
- * api-subscriptions.ts; feed.ts; media.ts; thumbnails.ts; control.ts; the
+ * api-subscriptions.ts; feed.ts; media.ts; watch.ts; sponsorblock.ts; thumbnails.ts;
+ * control.ts; ytdlp.ts (the demo's yt-dlp); the
  * generated data in data.ts and the server in server.ts. This file is the
  * entry point for tests and the command line.
  */
@@ -51,6 +54,8 @@ if (import.meta.main) {
   console.log(`fake YouTube listening on ${fake.url} (${fake.channels.size} channels, ${fake.videos.size} videos)`)
   console.log('Start the app with:')
   for (const [k, v] of Object.entries(fake.env)) console.log(`  ${k}=${v}`)
+  console.log(`  SPONSORBLOCK_URL=${fake.sponsorBlockUrl}`)
+  console.log('Listen mode, podcasts and keeping offline as well (yt-dlp sent here): npx bun scripts/demo.ts instead')
   console.log(`Handles: ${[...FIXED_CHANNELS, ...VIEWER_CHANNELS].map((c) => c.handle).join(' ')}`)
   console.log(`Controls: POST ${fake.url}/_fake/channels/@lofi-garden/uploads?count=3 · GET ${fake.url}/_fake/stats`)
   const stop = async () => {

@@ -2,7 +2,7 @@ import type { FakeYoutube } from './server.ts'
 
 /** Test and demo controls: not part of YouTube. */
 export async function control(fake: FakeYoutube, req: Request, path: string, params: URLSearchParams): Promise<Response> {
-  if (path === 'stats') return Response.json({ units: fake.units, calls: fake.calls, feedRequests: fake.feedRequests })
+  if (path === 'stats') return Response.json({ units: fake.units, calls: fake.calls, feedRequests: fake.feedRequests, watchRequests: fake.watchRequests, sponsorBlockRequests: fake.sponsorBlockRequests.length })
   if (path === 'channels') {
     return Response.json(
       [...fake.channels.values()].map((c) => ({ id: c.id, handle: c.handle, title: c.title, uploads: c.uploads.length })),

@@ -4,8 +4,10 @@ import { channelPage } from './channel-page.ts'
 import { embedPage, embedStatus, iframeApi } from './iframe-api.ts'
 import { control } from './control.ts'
 import { feed } from './feed.ts'
-import { ensureClip, media } from './media.ts'
+import { ensureClip, ensureClipParts, type MediaKind, media } from './media.ts'
+import { demoSegments, SKIP_SEGMENTS_PATH, skipSegmentsAnswer, type StandInSegment } from './sponsorblock.ts'
 import { svg } from './thumbnails.ts'
+import { dashManifest, watchPage } from './watch.ts'
 
 /**
  * The fake YouTube server: the world of data.ts, plus the counters, quota and
@@ -49,14 +51,24 @@ export class FakeYoutube extends FakeData {
   latencyMs = 0
   /** While set, requests whose path matches wait until released (see `hold`). */
   private held: { match: (path: string) => boolean; release: () => void; wait: Promise<void> } | null = null
-  /** The served clip's file; null without media. */
+  /** The served clip's file, its audio alone and a still; null without media. */
   clip: string | null = null
+  videoOnly: string | null = null
+  audio: string | null = null
+  still: string | null = null
+  /** Watch pages served (what the demo's yt-dlp reads: scripts/fake-youtube/ytdlp.ts). */
+  watchRequests = 0
+  /** SponsorBlock segments by video id (`<url>/sponsorblock`): a few per channel to begin with (sponsorblock.ts). */
+  readonly segments: Map<string, StandInSegment[]>
+  /** SponsorBlock requests answered (their paths with the query). */
+  sponsorBlockRequests: string[] = []
   private failures: number[] = []
   private server: ReturnType<typeof Bun.serve> | null = null
 
   constructor(readonly opts: FakeYoutubeOptions = {}) {
     super(opts)
     this.quota = opts.quota ?? null
+    this.segments = demoSegments(this)
   }
 
   /** The next `count` API calls answer `status` (default 503 backendError). */
@@ -76,6 +88,8 @@ export class FakeYoutube extends FakeData {
     this.pageRequests = 0
     this.iframeApiRequests = 0
     this.embedRequests = 0
+    this.watchRequests = 0
+    this.sponsorBlockRequests = []
   }
 
   /** Counters to zero, no pending failures, no quota limit, feeds up. */
@@ -126,6 +140,10 @@ export class FakeYoutube extends FakeData {
   get mediaUrl() {
     return `${this.url}/media`
   }
+  /** The SponsorBlock stand-in (the app's SPONSORBLOCK_URL). */
+  get sponsorBlockUrl() {
+    return `${this.url}/sponsorblock`
+  }
   /** Settings for the app to talk to this fake. */
   get env(): Record<string, string> {
     return {
@@ -138,7 +156,10 @@ export class FakeYoutube extends FakeData {
   }
 
   async start(): Promise<this> {
-    if (this.opts.media !== false) this.clip = await ensureClip(this.opts)
+    if (this.opts.media !== false) {
+      this.clip = await ensureClip(this.opts)
+      ;({ videoOnly: this.videoOnly, audio: this.audio, still: this.still } = await ensureClipParts(this.clip, this.opts))
+    }
     this.server = Bun.serve({
       port: this.opts.port ?? 0,
       hostname: this.opts.hostname ?? '127.0.0.1',
@@ -168,8 +189,18 @@ export class FakeYoutube extends FakeData {
     if (/^\/embed\/[\w-]{0,11}$/.test(path)) return embedPage(this)
     m = /^\/(?:channel\/(UC[\w-]{22})|(@[\w.%-]+))$/.exec(path)
     if (m) return channelPage(this, m[1] ?? m[2]!)
-    m = /^\/media\/([\w-]{11})\.webm$/.exec(path)
-    if (m) return media(this, m[1]!, req)
+    if (path === '/watch') return watchPage(this, url.searchParams.get('v'))
+    m = /^\/media\/([\w-]{11})\.mpd$/.exec(path)
+    if (m) return dashManifest(this, m[1]!)
+    m = /^\/media\/([\w-]{11})\.(webm|video\.webm|weba)$/.exec(path)
+    if (m) return media(this, m[1]!, req, m[2] as MediaKind)
+    m = /^\/vi\/([\w-]{11})\/\w+\.jpg$/.exec(path)
+    if (m) return media(this, m[1]!, req, 'jpg')
+    if (path.startsWith('/sponsorblock/')) {
+      m = SKIP_SEGMENTS_PATH.exec(path.slice('/sponsorblock'.length))
+      this.sponsorBlockRequests.push(`${path}${url.search}`)
+      return m ? skipSegmentsAnswer(this.segments, m[1]!, url.searchParams) : new Response('Not Found', { status: 404 })
+    }
     m = /^\/vi\/([\w-]{11})\/\w+\.svg$/.exec(path)
     if (m) return svg(this.videos.get(m[1]!)?.title, m[1]!)
     m = /^\/channel-art\/(UC[\w-]{22})\.svg$/.exec(path)

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { SKIP_SEGMENTS_PATH, type StandInSegment, skipSegmentsAnswer } from '../../scripts/fake-youtube/sponsorblock.ts'
 import { testMedia } from './media.ts'
 
 /**
@@ -11,7 +12,8 @@ import { testMedia } from './media.ts'
  *   like the real service it answers 403 without a User-Agent and 503 to a
  *   client asking more than once a second;
  * - the Cover Art Archive `/caa/release/<mbid>` (404 without art) and the images;
- * - SponsorBlock `/sb/api/skipSegments/<sha256 prefix>?categories=[...]`.
+ * - SponsorBlock `/sb/api/skipSegments/<sha256 prefix>?categories=[...]&actionTypes=[...]`
+ *   (the answer is the fake YouTube's: scripts/fake-youtube/sponsorblock.ts).
  * Point MUSICBRAINZ_URL, COVERART_URL and SPONSORBLOCK_URL at `mbUrl`, `caaUrl`, `sbUrl`.
  */
 export interface MusicServices {
@@ -22,7 +24,7 @@ export interface MusicServices {
   mbRequests: { at: number; userAgent: string | null; query: string | null; status: number }[]
   sbRequests: string[]
   /** SponsorBlock segments by YouTube video id. */
-  segments: Map<string, { category: string; segment: [number, number] }[]>
+  segments: Map<string, StandInSegment[]>
   sponsorBlockDown: boolean
   musicBrainzDown: boolean
   stop(): Promise<void>
@@ -42,8 +44,7 @@ export async function startMusicServices(): Promise<MusicServices> {
   const mbRequests: MusicServices['mbRequests'] = []
   const sbRequests: string[] = []
   const state = { sponsorBlockDown: false, musicBrainzDown: false }
-  const segments = new Map<string, { category: string; segment: [number, number] }[]>()
-  const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('hex')
+  const segments = new Map<string, StandInSegment[]>()
   const json = (body: unknown, status = 200) => Response.json(body, { status })
 
   const server = Bun.serve({
@@ -81,22 +82,11 @@ export async function startMusicServices(): Promise<MusicServices> {
       if (/^\/caa\/release\/[0-9a-f-]{36}\/[\d-]+\.jpg$/.test(url.pathname)) {
         return new Response(Bun.file(media.jpg), { headers: { 'content-type': 'image/jpeg' } })
       }
-      const skip = /^\/sb\/api\/skipSegments\/([0-9a-f]{4,32})$/.exec(url.pathname)
-      if (skip) {
+      const skip = SKIP_SEGMENTS_PATH.exec(url.pathname.slice('/sb'.length))
+      if (url.pathname.startsWith('/sb/') && skip) {
         sbRequests.push(`${url.pathname}${url.search}`)
         if (state.sponsorBlockDown) return new Response('Bad Gateway', { status: 502 })
-        const categories = JSON.parse(url.searchParams.get('categories') ?? '["sponsor"]') as string[]
-        const videos = [...segments.entries()]
-          .filter(([id]) => sha256(id).startsWith(skip[1]!))
-          .map(([videoID, list]) => ({
-            videoID,
-            hash: sha256(videoID),
-            segments: list
-              .filter((s) => categories.includes(s.category))
-              .map((s, i) => ({ ...s, actionType: 'skip', UUID: sha256(`${videoID}${i}`), videoDuration: 0, locked: 0, votes: 1, description: '' })),
-          }))
-          .filter((v) => v.segments.length)
-        return videos.length ? json(videos) : new Response('Not Found', { status: 404 })
+        return skipSegmentsAnswer(segments, skip[1]!, url.searchParams)
       }
       return new Response('not found', { status: 404 })
     },
