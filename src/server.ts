@@ -1,7 +1,10 @@
 import { websocket } from 'hono/bun'
 import { createApp } from './app.ts'
 import { createContext, type AppContext } from './context.ts'
-import { openDatabase } from './db/client.ts'
+import { openDatabase, type Database } from './db/client.ts'
+import { Cipher, loadSecret } from './lib/secret.ts'
+import { parseAllowList } from './lib/url-guard.ts'
+import { Toolbox } from './tools/toolbox.ts'
 import type { Env } from './env.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
 import { log, errorFields } from './lib/logger.ts'
@@ -26,9 +29,26 @@ export interface RunningServer {
  * main.ts and by process-level tests.
  */
 export async function startServer(env: Env, opts: { webRoot?: string } = {}): Promise<RunningServer> {
-  // open
+  // open: the tools are looked for while the database opens (running yt-dlp and ffmpeg to read
+  // their versions, and at a first start the managed yt-dlp's self-test, runs beside the
+  // database's start: docs/decisions/311); health says `starting` until both are done
+  const cipher = new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR))
+  const allow = parseAllowList(env.FETCH_ALLOW_HOSTS)
+  let opened: Database | undefined
+  const tools = new Toolbox(env, {
+    db: () => {
+      if (!opened) throw new Error('the database is not open yet')
+      return opened.db
+    },
+    cipher,
+    allow,
+  })
+  const toolsFound = tools.init()
+  // a failure is met where it is awaited below (not reported as unhandled while the database opens)
+  toolsFound.catch(() => {})
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-  const { ctx, ...jobs } = createContext(env, { database })
+  opened = database
+  const { ctx, ...jobs } = createContext(env, { database, overrides: { cipher, allow, tools } })
   // with PostgreSQL, hub messages reach the sockets of every app process on the database
   const bridge = env.DATABASE_URL ? await attachPgBridge(ctx.hub, env.DATABASE_URL) : null
   // serve
@@ -48,9 +68,8 @@ export async function startServer(env: Env, opts: { webRoot?: string } = {}): Pr
       url: listenOrigin(server, env),
     })
   }
-  // the tools are looked for once the server answers (running yt-dlp and ffmpeg to read their
-  // versions takes a while on a busy machine); health says `starting` until then
-  await ctx.tools.init()
+  // the tools, looked for since the start (above)
+  await toolsFound
   // the local admin channel: scripts/admin.ts runs its commands in this process (src/admin/channel.ts)
   const { runCommand } = await import('./admin/commands/index.ts')
   const channel = await serveAdminChannel(env.DATA_DIR, (argv, io) => runCommand(argv, io, env, ctx))

@@ -9,7 +9,8 @@
  * 192 kbit/s MP3 on the loopback media server, which Debian's yt-dlp then downloads (as a real fetch
  * would from YouTube, only faster). Per run, one video that was never fetched:
  *  - uncached: its clip plays in the embed, Listen is pressed: POST → the `youtube.audio` job
- *    runs yt-dlp → the player, asking every second, sees `ready` → <audio> loads and plays;
+ *    runs yt-dlp → the channel socket tells the player `ready` (docs/decisions/310; the poll is the
+ *    fallback) → <audio> loads and plays;
  *  - cached: Listen off (the clip plays again), then on: POST answers `ready` at once.
  * The baseline, measured in the same run: the job's yt-dlp command (downloadArgs) by hand on the
  * same watch URL through the same stand-in: what fetching costs at least. Prints medians and ranges in ms and the ratios uncached/cached and
@@ -188,7 +189,7 @@ try {
   console.log(`\nlisten mode: pressing 'Listen' to sound (${RUNS} runs, a ${SECONDS} s 192 kbit/s MP3 source on loopback; median, range)`)
   console.log('| case | ms (median) | range |')
   console.log('|---|---|---|')
-  console.log(`| uncached (POST, yt-dlp job, polled each second, <audio> plays) | ${Math.round(u)} | ${range(uncached)} |`)
+  console.log(`| uncached (POST, yt-dlp job, readiness pushed over the socket, <audio> plays) | ${Math.round(u)} | ${range(uncached)} |`)
   console.log(`| cached (POST answers ready, <audio> plays) | ${Math.round(c)} | ${range(cached)} |`)
   console.log(`| baseline: the same yt-dlp download by hand | ${Math.round(h)} | ${range(byHand)} |`)
   console.log(`\nuncached / cached: ${(u / c).toFixed(1)}x; uncached / yt-dlp by hand: ${(u / h).toFixed(2)}x (${Math.round(u - h)} ms more)`)

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { log } from './logger.ts'
 
 export interface Mail {
@@ -25,9 +25,12 @@ export interface Mailer {
  * self-hoster can sign up with nothing else installed.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string }): Mailer {
+  // nodemailer is loaded at the first mail, not at start-up (7 MB resident: docs/decisions/311)
+  const nodemailer = async () => (await import('nodemailer')).default
   if (opts.smtpUrl) {
     const url = new URL(opts.smtpUrl)
-    const transport = nodemailer.createTransport({
+    let made: Promise<Transporter> | undefined
+    const transport = () => (made ??= nodemailer().then((n) => n.createTransport({
       host: url.hostname,
       port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
       secure: url.protocol === 'smtps:',
@@ -38,19 +41,20 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 20_000,
-    })
+    })))
     return {
       async send({ logLink: _, ...mail }) {
-        await transport.sendMail({ from: opts.from, ...mail })
+        await (await transport()).sendMail({ from: opts.from, ...mail })
         log.info('mail sent', { to: mail.to, subject: mail.subject })
       },
     }
   }
   const dir = join(opts.dataDir, 'mail')
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  let made: Promise<Transporter> | undefined
+  const stream = () => (made ??= nodemailer().then((n) => n.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })))
   return {
     async send({ logLink, ...mail }) {
-      const info = await stream.sendMail({ from: opts.from, ...mail })
+      const info = await (await stream()).sendMail({ from: opts.from, ...mail })
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID().slice(0, 8)}.eml`)
       // mails carry sign-in links and reset codes: private file; the log gets its path, and only a link marked for it

@@ -1,4 +1,3 @@
-import { parseFile } from 'music-metadata'
 import type { AppContext } from '../context.ts'
 import { guardedFetch } from '../lib/guarded-fetch.ts'
 import { errorFields, log } from '../lib/logger.ts'
@@ -36,7 +35,7 @@ export async function findLyrics(ctx: Pick<AppContext, 'env' | 'allow'>, row: Mu
   }
   if (ctx.env.LYRICS_URL === 'off') return null
   try {
-    const duration = (await parseFile(file, { duration: true, skipCovers: true })).format.duration
+    const duration = (await (await import('music-metadata')).parseFile(file, { duration: true, skipCovers: true })).format.duration
     const text = await lookUp(ctx, { artist: row.artist, title: row.title, album: row.album, duration }, signal)
     return text ? { lyrics: text, lyricsSource: 'lookup' } : null
   } catch (err) {

@@ -1,7 +1,10 @@
-import { type ICommonTagsResult, parseBuffer, parseFile } from 'music-metadata'
-import NodeID3 from 'node-id3'
+import type { ICommonTagsResult } from 'music-metadata'
+import type NodeID3 from 'node-id3'
 import type { Artwork } from './artwork.ts'
 import { MAX_ARTWORK_BYTES, type MusicTags } from './schema.ts'
+
+// the tag libraries are loaded when a file is read or written, not at start-up (docs/decisions/311)
+const nodeId3 = async () => (await import('node-id3')).default
 
 const none: MusicTags = { title: null, artist: null, album: null, grouping: null, artworkUrl: null }
 
@@ -14,6 +17,7 @@ const none: MusicTags = { title: null, artist: null, album: null, grouping: null
 export async function readTags(path: string): Promise<MusicTags> {
   try {
     const skipCovers = (await id3v2Size(path)) > MAX_ARTWORK_BYTES + 1024 * 1024
+    const { parseFile } = await import('music-metadata')
     return tagsOf((await parseFile(path, { duration: false, skipCovers })).common)
   } catch {
     return none
@@ -23,6 +27,7 @@ export async function readTags(path: string): Promise<MusicTags> {
 /** The tags in the first bytes of a file (a direct link's head); null when there are none. */
 export async function readTagsFromBuffer(head: Uint8Array, mimeType?: string): Promise<MusicTags | null> {
   try {
+    const { parseBuffer } = await import('music-metadata')
     const tags = tagsOf((await parseBuffer(head, { mimeType, size: undefined }, { duration: false, skipCovers: true })).common)
     return tags.title || tags.artist || tags.album ? tags : null
   } catch {
@@ -106,12 +111,12 @@ export async function writeTags(
       : {}),
   }
   // rejects on failure (the file-path form resolves with nothing)
-  await NodeID3.Promise.write(id3, path)
+  await (await nodeId3()).Promise.write(id3, path)
 }
 
 /** The ReplayGain TXXX frames already in a file (kept when its tags are rewritten). */
 export async function readReplayGain(path: string): Promise<Record<string, string> | null> {
-  const tags = await NodeID3.Promise.read(path, { include: ['TXXX'] })
+  const tags = await (await nodeId3()).Promise.read(path, { include: ['TXXX'] })
   const frames = (tags.userDefinedText ?? []).filter((f) => /^REPLAYGAIN_/i.test(f.description))
   return frames.length ? Object.fromEntries(frames.map((f) => [f.description, f.value])) : null
 }

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises'
 import { sql, type SQL } from 'drizzle-orm'
-import { parseFile } from 'music-metadata'
 import type { Db } from '../db/client.ts'
 import { rowsOf } from '../db/rows.ts'
 import { errorFields, log } from '../lib/logger.ts'
@@ -239,7 +238,7 @@ export interface Facts {
 
 export async function readFacts(path: string): Promise<Facts | null> {
   try {
-    const [info, meta] = await Promise.all([stat(path), parseFile(path, { duration: true, skipCovers: true })])
+    const [info, meta] = await Promise.all([stat(path), import('music-metadata').then((m) => m.parseFile(path, { duration: true, skipCovers: true }))])
     const { format, common } = meta
     return {
       size: info.size,

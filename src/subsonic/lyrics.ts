@@ -1,4 +1,4 @@
-import { parseFile } from 'music-metadata'
+import type { parseFile } from 'music-metadata'
 
 /**
  * A song's lyrics as its file's own tags hold them (ID3 `USLT` plain, `SYLT` synced in
@@ -27,7 +27,7 @@ const langOf = (l: string | undefined) => (l && /^[a-z]{3}$/i.test(l) && l.toLow
 export async function readLyrics(path: string): Promise<Lyrics[]> {
   let tags: Awaited<ReturnType<typeof parseFile>>
   try {
-    tags = await parseFile(path, { skipCovers: true })
+    tags = await (await import('music-metadata')).parseFile(path, { skipCovers: true })
   } catch {
     return []
   }

@@ -161,11 +161,13 @@ export class ManagedYtdlp {
     try {
       const asset = await this.assetName()
       // the signature first: nothing of a release whose sums the release key did not sign is used
-      const key = await releaseKey(this.tools.env.YTDLP_SIGNING_KEY)
       const sums = await this.fetchBytes(`${this.releaseUrl}/SHA2-256SUMS`, 1024 * 1024)
       const sig = await this.fetchBytes(`${this.releaseUrl}/SHA2-256SUMS.sig`, 64 * 1024).catch((err: unknown) => {
         throw new Error(`SHA2-256SUMS.sig could not be fetched (${err instanceof Error ? err.message : String(err)}): without its signature the release is not used.`)
       })
+      // the key (and the OpenPGP library, 13 MB resident) only once there is something to check:
+      // a check that cannot reach the release host costs no memory (docs/decisions/311)
+      const key = await releaseKey(this.tools.env.YTDLP_SIGNING_KEY)
       await verifyDetached(sums, sig, key)
       const expected = parseSums(new TextDecoder().decode(sums)).get(asset)
       if (!expected) throw new Error(`SHA2-256SUMS lists no ${asset}`)
@@ -321,25 +323,28 @@ export function parseSums(text: string): Map<string, string> {
  */
 export async function selfTest(path: string, workDir: string): Promise<string> {
   const signal = AbortSignal.timeout(SELF_TEST_TIMEOUT_MS)
-  const version = await runProcess([path, '--version'], { collectStdout: true, signal })
-  const name = version.stdout.trim().split('\n')[0]?.trim() ?? ''
-  if (version.code !== 0 || !/^\d{4}\.\d{2}\.\d{2}/.test(name)) throw new Error(`self-test failed: --version answered ${JSON.stringify(name || version.stderr.trim().slice(-200))}`)
   const sample = join(workDir, 'self-test.wav')
   await writeFile(sample, silentWav())
   try {
-    const info = await runProcess([path, '--ignore-config', '--no-cache-dir', '--enable-file-urls', '-J', '--skip-download', `file://${sample}`], {
-      collectStdout: true,
-      signal,
-    })
+    // both runs at once (each starts Python: most of a first start's wait, docs/decisions/311)
+    const [version, info] = await Promise.all([
+      runProcess([path, '--version'], { collectStdout: true, signal }),
+      runProcess([path, '--ignore-config', '--no-cache-dir', '--enable-file-urls', '-J', '--skip-download', `file://${sample}`], {
+        collectStdout: true,
+        signal,
+      }),
+    ])
+    const name = version.stdout.trim().split('\n')[0]?.trim() ?? ''
+    if (version.code !== 0 || !/^\d{4}\.\d{2}\.\d{2}/.test(name)) throw new Error(`self-test failed: --version answered ${JSON.stringify(name || version.stderr.trim().slice(-200))}`)
     let parsed: { ext?: string } | null = null
     try {
       parsed = JSON.parse(info.stdout) as { ext?: string }
     } catch {}
     if (info.code !== 0 || parsed?.ext !== 'wav') throw new Error(`self-test failed: metadata extraction exited ${info.code}: ${info.stderr.trim().slice(-300)}`)
+    return name
   } finally {
     await rm(sample, { force: true })
   }
-  return name
 }
 
 /** One second of 8 kHz mono silence. */

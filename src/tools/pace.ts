@@ -111,10 +111,15 @@ export class YoutubePace {
   onPause: ((pause: PauseStarted) => Promise<void>) | null = null
   private ensured: Promise<void> | null = null
 
+  /** `db` may be given as a function: the server finds its tools while the database opens (src/server.ts). */
   constructor(
-    private readonly db: Db,
+    private readonly dbOf: Db | (() => Db),
     private readonly env: Pick<Env, 'YTDLP_SLEEP_SECONDS' | 'YTDLP_MAX_PER_HOUR' | 'BOT_CHECK_PAUSE_SECONDS'>,
   ) {}
+
+  private get db(): Db {
+    return typeof this.dbOf === 'function' ? this.dbOf() : this.dbOf
+  }
 
   private ensureRow() {
     this.ensured ??= this.db

@@ -1,5 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import * as openpgp from 'openpgp'
+import type * as OpenPgp from 'openpgp'
+
+// loaded when a release is checked, not at start-up (13 MB resident: docs/decisions/311)
+const pgp = () => import('openpgp')
 
 /**
  * yt-dlp's release signing key, pinned: github.com/yt-dlp/yt-dlp `public.key`
@@ -41,7 +44,7 @@ gXIoRHXkDqe23PZ/jURYCv0sjVtjPoVC+bg=
 -----END PGP PUBLIC KEY BLOCK-----`
 
 /** The key a release must be signed with: YTDLP_SIGNING_KEY (armored text, or a file holding it), else the pinned one. */
-export async function releaseKey(setting: string | undefined): Promise<openpgp.PublicKey> {
+export async function releaseKey(setting: string | undefined): Promise<OpenPgp.PublicKey> {
   let armored = YTDLP_SIGNING_KEY
   if (setting) {
     if (setting.includes('-----BEGIN PGP PUBLIC KEY BLOCK-----')) armored = setting
@@ -54,7 +57,7 @@ export async function releaseKey(setting: string | undefined): Promise<openpgp.P
     }
   }
   try {
-    return await openpgp.readKey({ armoredKey: armored })
+    return await (await pgp()).readKey({ armoredKey: armored })
   } catch {
     throw new SignatureRefused('YTDLP_SIGNING_KEY does not hold an OpenPGP public key (armored).')
   }
@@ -68,8 +71,9 @@ export class SignatureRefused extends Error {
  * Checks the detached signature `sig` (binary, as yt-dlp publishes it, or
  * armored) over `data` against `key`; throws SignatureRefused saying why.
  */
-export async function verifyDetached(data: Uint8Array, sig: Uint8Array, key: openpgp.PublicKey, what = 'SHA2-256SUMS'): Promise<void> {
-  let signature: openpgp.Signature
+export async function verifyDetached(data: Uint8Array, sig: Uint8Array, key: OpenPgp.PublicKey, what = 'SHA2-256SUMS'): Promise<void> {
+  const openpgp = await pgp()
+  let signature: OpenPgp.Signature
   try {
     const text = new TextDecoder().decode(sig.subarray(0, 64))
     signature = text.includes('-----BEGIN PGP SIGNATURE-----')

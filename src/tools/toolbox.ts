@@ -55,7 +55,8 @@ export class Toolbox {
 
   constructor(
     readonly env: Env,
-    private readonly deps: { db: Db; cipher: Cipher; allow: AllowList },
+    /** `db` may be a function: the server finds the tools (init) while the database opens (src/server.ts). */
+    private readonly deps: { db: Db | (() => Db); cipher: Cipher; allow: AllowList },
   ) {
     this.managed = new ManagedYtdlp(this)
     this.managedDeno = new ManagedDeno(env.DATA_DIR, env.DENO_RELEASE_URL, env.DENO_SHA256)
@@ -70,9 +71,13 @@ export class Toolbox {
    */
   init(): Promise<void> {
     this.found ??= (async () => {
-      this.ffmpeg = await findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH })
-      await this.managed.load()
-      await this.refreshJsRuntime({ check: false })
+      // ffmpeg, the managed yt-dlp (seeded at a first start: two yt-dlp runs) and the JavaScript
+      // runtime are found side by side (docs/decisions/311); yt-dlp's verdict on the runtime needs both
+      await Promise.all([
+        findFfmpeg({ configured: this.env.FFMPEG_PATH, searchPath: this.env.PATH }).then((found) => (this.ffmpeg = found)),
+        this.managed.load(),
+        this.refreshJsRuntime({ check: false }),
+      ])
       await this.refreshYtdlp()
       await this.pot.start()
       this.ready = true
@@ -155,7 +160,7 @@ export class Toolbox {
     this.leases++
     try {
       await this.found
-      const cookies = await loadCookies(this.deps.db, this.deps.cipher)
+      const cookies = await loadCookies(typeof this.deps.db === 'function' ? this.deps.db() : this.deps.db, this.deps.cipher)
       const result = await fn({
         path: this.ytdlp?.path ?? null,
         version: this.ytdlp?.version ?? null,

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { readFile } from 'node:fs/promises'
-import { createClient, getPatcher } from 'webdav'
 import { guardedFetch } from '../lib/guarded-fetch.ts'
 import type { AllowList } from '../lib/url-guard.ts'
 import type { WebdavAccount } from './schema.ts'
@@ -12,14 +11,17 @@ import type { WebdavAccount } from './schema.ts'
 // user of the client in this process.
 const guardAllow = new AsyncLocalStorage<AllowList>()
 let patched = false
-function patchFetch() {
-  if (patched) return
+/** The client, loaded at the first upload, not at start-up (8 MB resident: docs/decisions/311), its fetch patched once. */
+async function webdav() {
+  const lib = await import('webdav')
+  if (patched) return lib
   patched = true
-  getPatcher().patch('fetch', (...args: unknown[]) => {
+  lib.getPatcher().patch('fetch', (...args: unknown[]) => {
     const [url, init] = args as [string, RequestInit]
     const allow = guardAllow.getStore()
     return allow ? guardedFetch(url, { ...init, allow, maxRedirects: 0 }) : fetch(url, init)
   })
+  return lib
 }
 
 /** Puts `path` at `/<name>` under the account's URL, replacing a file of that name. */
@@ -30,7 +32,7 @@ export async function uploadToWebdav(
   name: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  patchFetch()
+  const { createClient } = await webdav()
   const client = createClient(account.url, { username: account.username, password: account.password })
   const data = await readFile(path)
   await guardAllow.run(allow, async () => {
@@ -41,7 +43,7 @@ export async function uploadToWebdav(
 
 /** Removes `/<name>` under the account's URL; a file already gone is fine. */
 export async function deleteFromWebdav(account: WebdavAccount, allow: AllowList, name: string, signal?: AbortSignal): Promise<void> {
-  patchFetch()
+  const { createClient } = await webdav()
   const client = createClient(account.url, { username: account.username, password: account.password })
   await guardAllow.run(allow, async () => {
     if (await client.exists(`/${name}`)) await client.deleteFile(`/${name}`, { signal } as never)

@@ -11,6 +11,7 @@ import { failureKind } from '../../music/pipeline.ts'
 import { ToolFailure, TRANSIENT_KINDS, youtubeFailureSentence } from '../../tools/failure.ts'
 import { PaceWait } from '../../tools/pace.ts'
 import { downloadAudio } from '../../tools/ytdlp.ts'
+import { publishAudioEnd } from './audio-push.ts'
 import { audioFailedForEpisodes, episodesInFeeds } from './episode-queries.ts'
 import { youtubeAudio, youtubePodcastEpisodes } from './tables.ts'
 
@@ -131,6 +132,7 @@ export async function markPlayed(db: Tx, videoId: string) {
 async function failAudio(ctx: AppContext, videoId: string, error: Error) {
   const sentence = youtubeFailureSentence(failureKind(error), error.message)
   await ctx.db.update(youtubeAudio).set({ state: 'failed', error: sentence, failedAt: sql`now()` }).where(and(eq(youtubeAudio.videoId, videoId), eq(youtubeAudio.state, 'fetching')))
+  publishAudioEnd(ctx, { videoId, state: 'failed', error: sentence })
   await audioFailedForEpisodes(ctx, videoId, sentence)
 }
 
@@ -222,6 +224,8 @@ export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; wor
         .returning()
       if (!done) await removeAudioFile(ctx, file)
       else {
+        // the people waiting hear it now (audio-push.ts), before the episodes and the cache's tidying
+        publishAudioEnd(ctx, { videoId, state: 'ready', error: null })
         for (const then of whenAudioReady) await then(ctx, videoId)
         await enforceAudioCache(ctx, videoId)
       }

@@ -10,6 +10,7 @@ import { valid } from '../../lib/validate.ts'
 import { videoExists } from '../queries/videos.ts'
 import { sponsorblockBody } from './schema.ts'
 import { audioJson, audioKey, getAudio, markPlayed, requestAudio } from './audio.ts'
+import { audioWaiters } from './audio-push.ts'
 import { episodeStatusRoutes } from './episode-status.ts'
 import { podcastBody, podcastsJson, rotateSecret, setPodcast } from './podcasts.ts'
 import { queueRecut } from './jobs.ts'
@@ -61,7 +62,13 @@ export function listenRoutes(ctx: AppContext) {
     .post('/videos/:id/audio', valid('param', idParam), async (c) => {
       const id = c.req.param('id')
       await requireVideo(db, id)
-      return c.json(audioJson(await requestAudio(ctx, id, { owner: currentUser(c).id, work: 'hand' })), 200)
+      const userId = currentUser(c).id
+      // told over the channel socket when the fetch ends (audio-push.ts); added first, so an end
+      // that comes before this answer is not missed
+      audioWaiters(ctx).add(id, userId)
+      const row = await requestAudio(ctx, id, { owner: userId, work: 'hand' })
+      if (row.state !== 'fetching') audioWaiters(ctx).drop(id, userId)
+      return c.json(audioJson(row), 200)
     })
     .get('/videos/:id/audio', valid('param', idParam), async (c) => {
       const id = c.req.param('id')

@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import { api, request } from '~/lib/api.ts'
+import { channelSocketOpen } from '~/lib/channel-socket.ts'
 import { queryClient } from '~/lib/query-client.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import { patchVideoCaches, restoreCaches } from '~/lib/video-cache.ts'
@@ -17,8 +18,9 @@ export const progressQuery = (id: string) =>
 
 /**
  * Listen mode: asks for a video's audio (POST starts the fetch, or reports it under way, ready or
- * failed) and asks again every second while it is fetched, also in a hidden tab or on a locked
- * phone, where listening goes on (docs/decisions/194).
+ * failed); the channel socket says when it is ready (./listen-push.ts), and the player asks again
+ * while it is fetched (every 5 s with the socket open, every second without), also in a hidden
+ * tab or on a locked phone, where listening goes on (docs/decisions/194, 310).
  */
 export const audioQuery = (id: string) =>
   queryOptions({
@@ -27,7 +29,7 @@ export const audioQuery = (id: string) =>
     staleTime: 0,
     retry: 2,
     refetchOnWindowFocus: false,
-    refetchInterval: (query) => audioPollInterval(query.state.data),
+    refetchInterval: (query) => audioPollInterval(query.state.data, channelSocketOpen()),
     refetchIntervalInBackground: true,
   })
 

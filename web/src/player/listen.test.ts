@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { AUDIO_POLL_MS, PREPARING_TEXT, audioPollInterval, audioSrc, listenNotice, listenStorageKey, nextToPrepare, readListen, writeListen } from './listen.ts'
+import { AUDIO_FALLBACK_POLL_MS, AUDIO_POLL_MS, PREPARING_TEXT, audioPollInterval, audioPushMessage, audioSrc, listenNotice, listenStorageKey, nextToPrepare, readListen, writeListen } from './listen.ts'
 
 /** A Storage stand-in (bun test has no DOM): a Map behind the three methods used. */
 function memoryStorage(fail = false) {
@@ -52,12 +52,28 @@ describe('listen mode: audio', () => {
     expect(audioSrc('a-b_c')).toBe('/api/youtube/videos/a-b_c/audio')
   })
 
-  test('is asked for again every second only while it is fetched', () => {
+  test('is asked for again only while it is fetched: every 5 s with the socket open (a fallback), every second without', () => {
     expect(audioPollInterval({ state: 'fetching', error: null })).toBe(AUDIO_POLL_MS)
+    expect(audioPollInterval({ state: 'fetching', error: null }, false)).toBe(AUDIO_POLL_MS)
+    expect(audioPollInterval({ state: 'fetching', error: null }, true)).toBe(AUDIO_FALLBACK_POLL_MS)
     expect(AUDIO_POLL_MS).toBe(1000)
-    expect(audioPollInterval({ state: 'ready', error: null })).toBe(false)
-    expect(audioPollInterval({ state: 'failed', error: 'No.' })).toBe(false)
-    expect(audioPollInterval(undefined)).toBe(false)
+    expect(AUDIO_FALLBACK_POLL_MS).toBe(5000)
+    for (const open of [false, true]) {
+      expect(audioPollInterval({ state: 'ready', error: null }, open)).toBe(false)
+      expect(audioPollInterval({ state: 'failed', error: 'No.' }, open)).toBe(false)
+      expect(audioPollInterval(undefined, open)).toBe(false)
+    }
+  })
+
+  test("the channel socket's readiness messages are read; anything else is not one", () => {
+    expect(audioPushMessage({ videoId: 'dQw4w9WgXcQ', audio: { state: 'ready', error: null } })).toEqual({ videoId: 'dQw4w9WgXcQ', audio: { state: 'ready', error: null } })
+    expect(audioPushMessage({ videoId: 'dQw4w9WgXcQ', audio: { state: 'failed', error: 'The video is private.' } })).toEqual({
+      videoId: 'dQw4w9WgXcQ',
+      audio: { state: 'failed', error: 'The video is private.' },
+    })
+    for (const other of [null, 3, 'x', { status: 'PING' }, { id: 'UC1', updating: false }, { videoId: 'a', audio: { state: 'done' } }, { videoId: 1, audio: { state: 'ready' } }]) {
+      expect(audioPushMessage(other)).toBeNull()
+    }
   })
 
   test('the next queued video on the page is prepared ahead; none past its end', () => {

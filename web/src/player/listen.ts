@@ -38,11 +38,26 @@ export function writeListen(storage: Writable | null | undefined, userId: string
 /** The audio route a video plays from in listen mode. */
 export const audioSrc = (videoId: string) => `/api/youtube/videos/${encodeURIComponent(videoId)}/audio`
 
-/** docs/decisions/194: while audio is being fetched, the player asks again every second. */
+/**
+ * docs/decisions/194, 310: while audio is being fetched, the channel socket says when it is ready;
+ * the player still asks again, every 5 s while the socket is open (in case a message is lost) and
+ * every second while it is not.
+ */
 export const AUDIO_POLL_MS = 1000
+export const AUDIO_FALLBACK_POLL_MS = 5000
 
-export function audioPollInterval(status: AudioStatus | undefined): number | false {
-  return status?.state === 'fetching' ? AUDIO_POLL_MS : false
+export function audioPollInterval(status: AudioStatus | undefined, socketOpen = false): number | false {
+  if (status?.state !== 'fetching') return false
+  return socketOpen ? AUDIO_FALLBACK_POLL_MS : AUDIO_POLL_MS
+}
+
+/** A readiness message of the channel socket (`{videoId, audio: {state, error}}`), or null for any other. */
+export function audioPushMessage(message: unknown): { videoId: string; audio: AudioStatus } | null {
+  if (!message || typeof message !== 'object') return null
+  const { videoId, audio } = message as { videoId?: unknown; audio?: { state?: unknown; error?: unknown } }
+  if (typeof videoId !== 'string' || !audio || typeof audio !== 'object') return null
+  if (audio.state !== 'ready' && audio.state !== 'failed' && audio.state !== 'fetching') return null
+  return { videoId, audio: { state: audio.state, error: typeof audio.error === 'string' ? audio.error : null } }
 }
 
 /**

@@ -2,8 +2,11 @@ import type { QueryClient } from '@tanstack/react-query'
 import { invalidateFresh } from '~/lib/invalidate-fresh.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 
-/** What /api/youtube/channel/listen sends: a channel's refresh starting or ending, or a keep-alive. */
-export type ChannelMessage = { id: string; updating: boolean } | { status: 'PING' }
+/**
+ * What /api/youtube/channel/listen sends: a channel's refresh starting or ending, or a keep-alive
+ * (and listen mode's audio readiness, which the player handles: ~/player/listen-push.ts).
+ */
+export type ChannelMessage = { id: string; updating: boolean } | { status: 'PING' } | { videoId: string; audio: unknown }
 
 type ChannelData = { id: string; updating: boolean }
 type ChannelList = { channels: ChannelData[] }
@@ -15,7 +18,7 @@ type ChannelList = { channels: ChannelData[] }
  * shows without waiting for the refetch.
  */
 export function applyChannelMessage(queryClient: QueryClient, msg: ChannelMessage) {
-  if (!('id' in msg) || typeof msg.id !== 'string') return
+  if (!msg || typeof msg !== 'object' || !('id' in msg) || typeof msg.id !== 'string') return
   const { id, updating } = msg
   queryClient.setQueryData<ChannelData>(queryKeys.youtubeChannel.detail(id), (old) => (old ? { ...old, updating } : old))
   for (const [key, data] of queryClient.getQueriesData<ChannelList>({ queryKey: queryKeys.youtubeSubscription.all })) {

@@ -7,9 +7,11 @@ import { useSnapshot } from 'valtio'
 import { FOOTER_HEIGHT } from '~/components/layout/sizes.ts'
 import { Button } from '~/components/ui/button.tsx'
 import { Spinner } from '~/components/ui/spinner.tsx'
+import { onChannelMessage, onChannelOpen, useChannelSocket } from '~/lib/channel-socket.ts'
 import { queryClient } from '~/lib/query-client.ts'
 import { audioQuery } from '../api.ts'
 import { type AudioStatus, type ListenNotice, audioSrc, listenNotice, nextToPrepare, writeListen } from '../listen.ts'
+import { applyAudioMessage, audioCatchUp } from '../listen-push.ts'
 import { type PlayerVideo, currentVideo, next, playerStore, setListen } from '../store.ts'
 import type { MediaPlayerHandle } from './media-player.tsx'
 
@@ -19,9 +21,15 @@ import type { MediaPlayerHandle } from './media-player.tsx'
  * the video would be, and the next video's audio prepared ahead.
  */
 
+// readiness pushed by the channel socket (docs/decisions/310)
+onChannelMessage(applyAudioMessage)
+onChannelOpen(audioCatchUp)
+
 /** The current video's audio in listen mode: its state, what to say about it, and the source once ready. */
 export function useListenAudio(videoId: string | undefined, listen: boolean) {
   const query = useQuery({ ...audioQuery(videoId ?? ''), enabled: listen && !!videoId })
+  // readiness comes over the channel socket (docs/decisions/310): open while listening
+  useChannelSocket(listen && !!videoId)
   const status: AudioStatus | undefined = query.data
   const notice = listenNotice(listen && !!videoId, status, query.isError && !status ? query.error.message : null)
   const src = listen && videoId && status?.state === 'ready' ? audioSrc(videoId) : null
