@@ -46,8 +46,9 @@ export async function expectedKeys(db: Db): Promise<{ keys: Set<string>; optiona
   return { keys, optional, passing }
 }
 
-/** Not a kept file: work folders and temporary names (a segment starting with `.`), scaled cover caches. */
-const isCacheOrWork = (key: string) => key.split('/').some((s) => s.startsWith('.')) || /^music\/[^/]+\/[^/]+\/(covers|work|edit-[^/]+)\//.test(key) || key.endsWith('.before-edit')
+/** Not a kept file: work folders and temporary names (a segment starting with `.`), scaled cover caches, podcast channel art (a local cache). */
+const isCacheOrWork = (key: string) =>
+  key.split('/').some((s) => s.startsWith('.')) || /^music\/[^/]+\/[^/]+\/(covers|work|edit-[^/]+)\//.test(key) || key.startsWith('audio/art/') || key.endsWith('.before-edit')
 
 /** The differences between the database and the store: `missing` (named, not stored) and `stray` (stored, named by no row). */
 export async function compareStore(db: Db, store: Store): Promise<{ missing: string[]; stray: string[] }> {

@@ -12,6 +12,7 @@ import { startTestS3, type TestS3 } from '../../../tests/support/s3.ts'
 import { createYoutubeTestApp, quickUser, startTestFake, type YoutubeTestApp } from '../../../tests/support/youtube.ts'
 import { runCommand } from '../../admin/commands/index.ts'
 import { parseEnv } from '../../env.ts'
+import { createStorage } from '../../storage/index.ts'
 import { S3Store } from '../../storage/s3.ts'
 import { watchUrl } from '../listen/audio.ts'
 import { youtubeChannels, youtubeVideos } from '../tables.ts'
@@ -185,5 +186,56 @@ describe('kept videos with STORAGE=s3', () => {
     const res = await a.client.request(`/api/youtube/videos/${id}/file`, { headers: { range: 'bytes=0-9' } })
     expect(res.status).toBe(206)
     expect((await keys()).filter((k) => k.endsWith(`[${id}].mp4`))).toHaveLength(1)
+  })
+})
+
+describe('storage copy --to s3 with kept videos', () => {
+  test('a local KEEP_DIR library is copied into the bucket under videos/, checked, and served after the switch', async () => {
+    const localKeep = mkdtempSync(join(tmpdir(), 'tunefeed-keep-local-'))
+    const s3Env = s3.env({ S3_PREFIX: 'moved/' })
+    const local = await createYoutubeTestApp(fake, {
+      ...s3Env,
+      STORAGE: 'local',
+      YTDLP_PATH: ytdlp.path,
+      FETCH_ALLOW_HOSTS: '127.0.0.1,www.youtube.com',
+      KEEP_DIR: localKeep,
+      KEEP_MIN_FREE_MB: '0',
+      YTDLP_SLEEP_SECONDS: '0',
+    })
+    try {
+      const u = await quickUser(local)
+      expect((await u.client.put('/api/youtube/subscriptions/user?channel_id=@tiny-kitchen')).status).toBe(200)
+      await local.jobs.drain()
+      const id = kitchen[5]!
+      expect((await u.client.put(`/api/youtube/videos/${id}/keep`, { maxHeight: 360 })).status).toBe(202)
+      await local.jobs.drain()
+      const onDiskMp4 = onDisk(localKeep).find((f) => f.endsWith(`[${id}].mp4`))!
+      expect(onDiskMp4).toBeDefined()
+      const run = async (argv: string[], storage: 'local' | 's3') => {
+        const lines: string[] = []
+        const env = parseEnv({ ...process.env, DATA_DIR: local.ctx.env.DATA_DIR, KEEP_DIR: localKeep, LOG_LEVEL: 'silent', ...s3Env, STORAGE: storage })
+        return { code: await runCommand(argv, { out: (l) => lines.push(l), err: (l) => lines.push(l) }, env, local.ctx), lines }
+      }
+      const localCheck = await run(['storage', 'check'], 'local')
+      expect(localCheck.lines).toEqual(['storage check: no differences'])
+      const copy = await run(['storage', 'copy', '--to', 's3'], 'local')
+      expect(copy.code).toBe(0)
+      const moved = new S3Store({ endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, prefix: 'moved/', virtualHostedStyle: false })
+      const copied: string[] = []
+      for await (const o of moved.list('videos/')) copied.push(o.key)
+      // the whole layout: the video, its .nfo and thumbnail, the show's tvshow.nfo and poster
+      expect(copied.sort()).toEqual(onDisk(localKeep).map((f) => `videos/${f}`).sort())
+      expect((await run(['storage', 'check'], 's3')).code).toBe(0)
+      // the switch: the same app on the bucket serves the same bytes
+      const before = await (await u.client.request(`/api/youtube/videos/${id}/file`)).arrayBuffer()
+      local.ctx.storage = createStorage(parseEnv({ DATA_DIR: local.ctx.env.DATA_DIR, KEEP_DIR: localKeep, ...s3Env }))
+      rmSync(join(localKeep, onDiskMp4))
+      const after = await u.client.request(`/api/youtube/videos/${id}/file`, { headers: { range: 'bytes=0-' } })
+      expect(after.status).toBe(206)
+      expect(Buffer.from(await after.arrayBuffer()).equals(Buffer.from(before))).toBe(true)
+    } finally {
+      await local.close()
+      rmSync(localKeep, { recursive: true, force: true })
+    }
   })
 })
