@@ -9,6 +9,7 @@ import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, sniffAudio, type AudioKind } from './files.ts'
 import type { LookupService } from './lookup.ts'
 import { createPlaylistJobs } from './playlist.ts'
+import { storeJobInputs } from './stored.ts'
 import { insertAndEnqueue, refusePrivateList, refuseUnsafeUrl } from './new-job.ts'
 import { MAX_ARTWORK_BYTES, musicJobFields, playlistJobFields } from './schema.ts'
 import { assertRoomForJob, size } from './limits.ts'
@@ -151,6 +152,8 @@ export async function createMusicJob(
       uploadFile = `upload.${file.kind}`
       await rename(file.path, inside(dir, uploadFile))
     }
+    // STORAGE=s3: into the bucket now, so the job can run on any machine (held here while the store is down)
+    await storeJobInputs(ctx, { userId: user.id, id }, [uploadFile, artworkFile].filter((n): n is string => !!n))
     await insertAndEnqueue(ctx, {
       id,
       userId: user.id,

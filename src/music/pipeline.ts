@@ -147,7 +147,8 @@ export async function runMusicJob(ctx: AppContext, jobId: string, run: JobRun): 
 
     // 5. finished only once stored: the outputs, the artwork and the upload go into the store
     const named = await getMusicJob(ctx.db, row.id)
-    await storeJobFiles(ctx, row, keptNames({ uploadFile: row.uploadFile, artworkFile: named?.artworkFile, outputFile: out.outputFile, tracks: out.tracks }), signal)
+    const inputs = keptNames({ uploadFile: row.uploadFile, artworkFile: row.artworkFile })
+    await storeJobFiles(ctx, row, keptNames({ uploadFile: row.uploadFile, artworkFile: named?.artworkFile, outputFile: out.outputFile, tracks: out.tracks }), signal, inputs)
     signal.throwIfAborted()
     const done = await completeMusicJob(ctx.db, row.id, {
       outputFile: out.outputFile,

@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises'
 import type { AppContext } from '../context.ts'
-import { log } from '../lib/logger.ts'
+import { errorFields, log } from '../lib/logger.ts'
 import { saveToDisk, whileUnavailable } from '../storage/index.ts'
 import { inside, jobDir, mimeOf } from './files.ts'
 
@@ -24,14 +24,56 @@ export function keptNames(row: { uploadFile?: string | null; artworkFile?: strin
 
 const isLocal = (ctx: Pick<AppContext, 'storage'>) => ctx.storage.store.kind === 'local'
 
-/** Stores the named files from the job folder (waiting while the store is unreachable; a refusal is thrown). */
-export async function storeJobFiles(ctx: Pick<AppContext, 'env' | 'storage'>, job: JobRef, names: string[], signal?: AbortSignal): Promise<void> {
+/**
+ * Stores the named files from the job folder (waiting while the store is unreachable; a refusal is thrown).
+ * `inputs` (the upload, an artwork file) may be stored already since the job was made: a HEAD of the same size skips them.
+ */
+export async function storeJobFiles(ctx: Pick<AppContext, 'env' | 'storage'>, job: JobRef, names: string[], signal?: AbortSignal, inputs: string[] = []): Promise<void> {
   if (isLocal(ctx)) return
   const dir = jobDir(ctx.env.DATA_DIR, job.userId, job.id)
   for (const name of names) {
     const path = inside(dir, name)
-    if (!(await stat(path).catch(() => null))?.isFile()) continue
-    await whileUnavailable(() => ctx.storage.store.putFile(jobKey(job.userId, job.id, name), path, { type: mimeOf(name) }), { signal })
+    const info = await stat(path).catch(() => null)
+    if (!info?.isFile()) continue
+    const key = jobKey(job.userId, job.id, name)
+    if (inputs.includes(name) && (await whileUnavailable(() => ctx.storage.store.head(key), { signal }))?.size === info.size) continue
+    await whileUnavailable(() => ctx.storage.store.putFile(key, path, { type: mimeOf(name) }), { signal })
+  }
+}
+
+/** How long making a job waits for its upload to be stored before holding it here as passing work. */
+const INPUT_STORE_MS = 10_000
+
+/**
+ * A new job's upload and artwork, stored at once (STORAGE=s3) so that any machine can run the job, and
+ * then removed from this machine's disk (a job run here fetches them back, as a retry does).
+ * The store down or slow: the job is still made, its files held here as passing work (stored when it runs).
+ */
+export async function storeJobInputs(ctx: Pick<AppContext, 'env' | 'storage'>, job: JobRef, names: string[]): Promise<boolean> {
+  if (isLocal(ctx)) return true
+  const dir = jobDir(ctx.env.DATA_DIR, job.userId, job.id)
+  // past the bound the job is made with its files here: they stay, whatever the upload does later
+  let gaveUp = false
+  const work = (async () => {
+    for (const name of names) await ctx.storage.store.putFile(jobKey(job.userId, job.id, name), inside(dir, name), { type: mimeOf(name) })
+    // stored: no copy stays on this machine (the job may run on another; here it fetches them back)
+    if (!gaveUp) for (const name of names) await rm(inside(dir, name), { force: true })
+    return true
+  })().catch((err) => {
+    log.warn('job input held as passing work', { id: job.id, ...errorFields(err) })
+    return false
+  })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      gaveUp = true
+      resolve(false)
+    }, INPUT_STORE_MS)
+  })
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Env } from '../env.ts'
@@ -149,7 +149,8 @@ export function createStorage(env: Env, kind: Env['STORAGE'] = env.STORAGE): Sto
     })
     return new Storage(store, { endpoint: env.S3_ENDPOINT, bucket: env.S3_BUCKET })
   }
-  return new Storage(new LocalStore(env.DATA_DIR), { endpoint: null, bucket: null })
+  // kept videos stay where media servers read them (KEEP_DIR), under the key `videos/...`
+  return new Storage(new LocalStore(env.DATA_DIR, { videos: env.KEEP_DIR ?? join(env.DATA_DIR, 'videos') }), { endpoint: null, bucket: null })
 }
 
 /** Copies a stored object to `path` (whole or not at all); false when there is no such object. */

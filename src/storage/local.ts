@@ -15,15 +15,35 @@ import { type Store, type StoredInfo, storageKey } from './types.ts'
 export class LocalStore implements Store {
   readonly kind = 'local' as const
   private readonly root: string
+  /** Top folders kept elsewhere on disk (`videos` → KEEP_DIR, where media servers read it). */
+  private readonly mounts: Map<string, string>
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, mounts: Record<string, string> = {}) {
     this.root = resolve(dataDir)
+    this.mounts = new Map(Object.entries(mounts).map(([top, dir]) => [top, resolve(dir)]))
+  }
+
+  /** The folder holding `key` and the key's path inside it. */
+  private place(key: string): { root: string; rest: string; top: string | null } {
+    const k = storageKey(key)
+    const slash = k.indexOf('/')
+    const top = slash < 0 ? k : k.slice(0, slash)
+    const mounted = this.mounts.get(top)
+    if (mounted) return { root: mounted, rest: slash < 0 ? '' : k.slice(slash + 1), top }
+    return { root: this.root, rest: k, top: null }
   }
 
   localPath(key: string): string {
-    const full = resolve(this.root, storageKey(key))
-    if (!full.startsWith(this.root + sep)) throw new Error(`key ${key} escapes the data folder`)
+    const { root, rest } = this.place(key)
+    const full = resolve(root, rest)
+    if (full !== root && !full.startsWith(root + sep)) throw new Error(`key ${key} escapes the data folder`)
     return full
+  }
+
+  /** The key of a file found on disk under `root` (a mount's files get its top folder back). */
+  private keyOf(full: string): string {
+    for (const [top, dir] of this.mounts) if (full.startsWith(dir + sep)) return `${top}/${relative(dir, full).split(sep).join('/')}`
+    return relative(this.root, full).split(sep).join('/')
   }
 
   private async landing(key: string): Promise<{ target: string; tmp: string }> {
@@ -101,7 +121,7 @@ export class LocalStore implements Store {
       }
     }
     for await (const full of walk(base)) {
-      const key = relative(this.root, full).split(sep).join('/')
+      const key = this.keyOf(full)
       if (!key.startsWith(prefix)) continue
       const info = await stat(full).catch(() => null)
       if (info) yield { key, size: info.size }

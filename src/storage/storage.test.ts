@@ -74,6 +74,28 @@ for (const kind of ['local', 's3'] as const) {
   })
 }
 
+describe('local store', () => {
+  test('`videos/` lives in KEEP_DIR (where media servers read it): put, list, serve path, delete', async () => {
+    const data = tmp()
+    const keep = tmp()
+    const store = createStorage(parseEnv({ DATA_DIR: data, KEEP_DIR: keep })).store
+    const key = 'videos/Show [UC1]/Season 2026/Show - 2026-01-02 - T [abcdefghijk].mp4'
+    await store.put(key, new TextEncoder().encode('MP4'))
+    expect(store.localPath(key)).toBe(join(keep, 'Show [UC1]/Season 2026/Show - 2026-01-02 - T [abcdefghijk].mp4'))
+    expect(await Bun.file(join(keep, 'Show [UC1]/Season 2026/Show - 2026-01-02 - T [abcdefghijk].mp4')).text()).toBe('MP4')
+    await store.put('music/u/j/a.mp3', new Uint8Array(2))
+    expect(await Bun.file(join(data, 'music/u/j/a.mp3')).exists()).toBe(true)
+    const keys: string[] = []
+    for await (const o of store.list('videos/')) keys.push(o.key)
+    expect(keys).toEqual([key])
+    await expect(store.put('videos/../../escape', new Uint8Array(1))).rejects.toThrow()
+    await store.delete(key)
+    expect(await store.head(key)).toBeNull()
+    // without KEEP_DIR: DATA_DIR/videos, as before
+    expect(createStorage(parseEnv({ DATA_DIR: data })).store.localPath('videos/a.mp4')).toBe(join(data, 'videos/a.mp4'))
+  })
+})
+
 describe('s3 store', () => {
   test('keys carry S3_PREFIX as given; another prefix sees nothing', async () => {
     const a = s3Store({ prefix: 'one/' })

@@ -30,6 +30,8 @@ export interface TestS3 {
   badSignatures: number
   /** Requests that reached s3rver. */
   forwarded: number
+  /** Each request that reached s3rver: method, raw path (bucket and key, URL-encoded) and query. */
+  requests: { method: string; path: string; search: string }[]
   start(): Promise<void>
   stop(): Promise<void>
   /** Every request answered with this status (e.g. 503 or 403) until `refuse(null)`. */
@@ -137,6 +139,7 @@ export async function startTestS3(opts: { bucket?: string } = {}): Promise<TestS
     secretAccessKey,
     badSignatures: 0,
     forwarded: 0,
+    requests: [],
     env: (extra = {}) => ({
       STORAGE: 's3',
       S3_ENDPOINT: s3.endpoint,
@@ -171,6 +174,7 @@ export async function startTestS3(opts: { bucket?: string } = {}): Promise<TestS
           const headers = new Headers(req.headers)
           headers.delete('host')
           s3.forwarded++
+          if (s3.requests.length < 100_000) s3.requests.push({ method: req.method, path: rawPath, search: rawSearch })
           const res = await fetch(backendUrl + raw, { method: req.method, headers, body, redirect: 'manual', decompress: false })
           const out = new Headers(res.headers)
           out.delete('content-encoding')

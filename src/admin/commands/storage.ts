@@ -52,7 +52,9 @@ export const storageCommands: Record<string, Command> = {
         if (to !== 's3' && to !== 'local') throw new UsageError('--to must be s3 or local')
         const from = build(to === 's3' ? 'local' : 's3')
         const target = build(to)
-        const keys = [...(await expectedKeys(db)).keys].sort()
+        const expected = await expectedKeys(db)
+        const optional = expected.optional
+        const keys = [...expected.keys, ...optional].sort()
         let done = 0
         let copied = 0
         let bytes = 0
@@ -60,6 +62,10 @@ export const storageCommands: Record<string, Command> = {
         for (const key of keys) {
           done++
           const source = await from.head(key)
+          if (!source && optional.has(key)) {
+            ctx.out(`[${done}/${keys.length}] ${copied} copied, ${mb(bytes)}`)
+            continue
+          }
           if (!source) {
             failed.push(key)
             ctx.out(`[${done}/${keys.length}] missing in the source: ${key}`)

@@ -46,10 +46,11 @@ export async function keepersOf(ctx: AppContext, videoId: string) {
 
 const getFile = async (ctx: AppContext, videoId: string) => (await ctx.db.select().from(youtubeKeptFiles).where(eq(youtubeKeptFiles.videoId, videoId)))[0]
 
-/** Removes a stored video with its `.nfo` and `-thumb.jpg`. */
+/** Removes a stored video with its `.nfo` and `-thumb.jpg` (a store down meanwhile leaves strays `storage check` lists). */
 async function removeStored(ctx: AppContext, file: string) {
   const base = file.replace(/\.[^./]+$/, '')
-  for (const rel of [file, `${base}.nfo`, `${base}-thumb.jpg`]) await removeKept(ctx, rel)
+  for (const rel of [file, `${base}.nfo`, `${base}-thumb.jpg`])
+    await removeKept(ctx, rel).catch((err) => log.warn('kept file not removed from the store', { videoFile: rel, ...errorFields(err) }))
 }
 
 /**
@@ -130,11 +131,11 @@ async function episodeOf(ctx: AppContext, video: { id: string; channelId: string
 /** The show's tvshow.nfo and poster.jpg, written once (the poster: the channel's picture, else this video's thumbnail). */
 async function writeShow(ctx: AppContext, channel: { id: string; title: string; thumbnail: string }, thumb: string | null, signal: AbortSignal) {
   const show = showFolder(channel.title, channel.id)
-  if ((await keptSize(ctx, `${show}/tvshow.nfo`)) === null) await writeKept(ctx, `${show}/tvshow.nfo`, tvshowNfo(channel))
-  if ((await keptSize(ctx, `${show}/poster.jpg`)) !== null) return
+  if ((await keptSize(ctx, `${show}/tvshow.nfo`, signal)) === null) await writeKept(ctx, `${show}/tvshow.nfo`, tvshowNfo(channel), signal)
+  if ((await keptSize(ctx, `${show}/poster.jpg`, signal)) !== null) return
   const art = await channelArt(ctx, channel.id, channel.thumbnail, signal).catch(() => null)
   const from = art ?? thumb
-  if (from) await writeKept(ctx, `${show}/poster.jpg`, await readFile(from))
+  if (from) await writeKept(ctx, `${show}/poster.jpg`, await readFile(from), signal)
 }
 
 /** Keepers with room for `size` bytes (or any, before the size is known); the others are failed for the quota. */
@@ -219,10 +220,17 @@ export const keepFetchJob: JobDefinition<{ videoId: string }> = {
     const paths = episodePaths(channel, video)
     const file = `${paths.base}.${fetched.ext}`
     keepPath(ctx, file) // throws if a name could leave KEEP_DIR (it cannot: names.ts)
-    await writeShow(ctx, channel, fetched.thumbnail, job.signal)
-    if (fetched.thumbnail) await writeKept(ctx, `${paths.base}-thumb.jpg`, await readFile(fetched.thumbnail))
-    await writeKept(ctx, `${paths.base}.nfo`, episodeNfo(channel, video, episode))
-    await moveIntoKept(ctx, fetched.path, file)
+    // into the store (waiting while it cannot be reached): the row says ready only once the video is stored
+    try {
+      await writeShow(ctx, channel, fetched.thumbnail, job.signal)
+      if (fetched.thumbnail) await writeKept(ctx, `${paths.base}-thumb.jpg`, await readFile(fetched.thumbnail), job.signal)
+      await writeKept(ctx, `${paths.base}.nfo`, episodeNfo(channel, video, episode), job.signal)
+      await moveIntoKept(ctx, fetched.path, file, job.signal)
+    } catch (err) {
+      // refused (or stopped): nothing of this fetch stays behind, unless a stored file already uses its names
+      if (!current.file?.startsWith(`${paths.base}.`)) await removeStored(ctx, file)
+      throw err
+    }
     const [done] = await ctx.db
       .update(youtubeKeptFiles)
       .set({ state: 'ready', file, height: fetched.height, size, contentType: videoType(fetched.ext), episode, error: null, errorKind: null, updatedAt: sql`now()` })

@@ -1,15 +1,24 @@
-import { mkdir, rename, rm, rmdir, stat, statfs, writeFile } from 'node:fs/promises'
+import { mkdir, rm, rmdir, statfs } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { AppContext } from '../../context.ts'
-import { sendFile } from '../../lib/send-file.ts'
+import { sendStored } from '../../lib/send-file.ts'
+import { whileUnavailable } from '../../storage/index.ts'
+import { videoType } from './ytdlp-video.ts'
 
 /**
- * Every file operation on kept videos goes through here (one small seam, so the files can move
- * onto the storage layer of the storage issue without touching the rest): paths are relative
- * to KEEP_DIR and checked to stay inside it; a file is written under a temporary name in its
- * own folder and renamed, so nothing appears under its final name until complete.
+ * Every file operation on kept videos goes through here, and through the storage seam
+ * (src/storage, docs/decisions/242): a kept file's key is `videos/<path in the layout>`; the
+ * local store keeps `videos/` in KEEP_DIR (where Jellyfin and Plex read it), S3 in the bucket
+ * under S3_PREFIX. Paths are checked to stay inside KEEP_DIR; a file is written under a
+ * temporary name and renamed (locally) or uploaded whole (S3), so nothing appears under its
+ * final name until complete. A store that cannot be reached makes the fetch wait.
  */
 export const keepRoot = (ctx: Pick<AppContext, 'env'>) => resolve(ctx.env.KEEP_DIR ?? join(ctx.env.DATA_DIR, 'videos'))
+
+/** The store key of a path in the layout. */
+export const keptKey = (rel: string) => `videos/${rel}`
+
+type Ctx = Pick<AppContext, 'env' | 'storage'>
 
 /** The absolute path of `rel`; throws when it would leave KEEP_DIR (a name is never trusted). */
 export function keepPath(ctx: Pick<AppContext, 'env'>, rel: string): string {
@@ -19,40 +28,39 @@ export function keepPath(ctx: Pick<AppContext, 'env'>, rel: string): string {
   return abs
 }
 
-/** Where a video's fetch works (yt-dlp's `.part` files stay here between runs, so a fetch resumes). */
+/** Where a video's fetch works, always on this machine's disk (yt-dlp's `.part` files stay here between runs, so a fetch resumes). */
 export const workDir = (ctx: Pick<AppContext, 'env'>, videoId: string) => join(keepRoot(ctx), '.work', videoId)
 
-/** Writes `data` to `rel` through a temporary name beside it. */
-export async function writeKept(ctx: Pick<AppContext, 'env'>, rel: string, data: string | Uint8Array): Promise<void> {
-  const abs = keepPath(ctx, rel)
-  await mkdir(dirname(abs), { recursive: true })
-  const tmp = join(dirname(abs), `.${crypto.randomUUID()}.tmp`)
-  try {
-    await writeFile(tmp, data)
-    await rename(tmp, abs)
-  } finally {
-    await rm(tmp, { force: true })
-  }
+const TYPES: Record<string, string> = { nfo: 'text/xml; charset=utf-8', jpg: 'image/jpeg' }
+const typeOf = (rel: string) => TYPES[rel.split('.').pop() ?? ''] ?? videoType(rel.split('.').pop() ?? '')
+
+/** Writes `data` to `rel`, whole or not at all. */
+export async function writeKept(ctx: Ctx, rel: string, data: string | Uint8Array, signal?: AbortSignal): Promise<void> {
+  keepPath(ctx, rel)
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data
+  await whileUnavailable(() => ctx.storage.store.put(keptKey(rel), bytes, { type: typeOf(rel) }), { signal })
 }
 
-/** Moves a finished file (from the work folder, same file system) to `rel`. */
-export async function moveIntoKept(ctx: Pick<AppContext, 'env'>, from: string, rel: string): Promise<void> {
-  const abs = keepPath(ctx, rel)
-  await mkdir(dirname(abs), { recursive: true })
-  await rename(from, abs)
+/** Stores a finished file (from the work folder) at `rel`: renamed locally, uploaded once to S3. */
+export async function moveIntoKept(ctx: Ctx, from: string, rel: string, signal?: AbortSignal): Promise<void> {
+  keepPath(ctx, rel)
+  await whileUnavailable(() => ctx.storage.store.putFile(keptKey(rel), from, { type: typeOf(rel), move: true }), { signal })
+  await rm(from, { force: true })
 }
 
-export async function keptSize(ctx: Pick<AppContext, 'env'>, rel: string): Promise<number | null> {
-  const info = await stat(keepPath(ctx, rel)).catch(() => null)
-  return info?.isFile() ? info.size : null
+export async function keptSize(ctx: Ctx, rel: string, signal?: AbortSignal): Promise<number | null> {
+  keepPath(ctx, rel)
+  return (await whileUnavailable(() => ctx.storage.store.head(keptKey(rel)), { signal }))?.size ?? null
 }
 
-/** Removes `rel` (gone already is fine), then its folders up to KEEP_DIR while they are empty. */
-export async function removeKept(ctx: Pick<AppContext, 'env'>, rel: string): Promise<void> {
-  const abs = keepPath(ctx, rel)
-  await rm(abs, { force: true })
+/** Removes `rel` (gone already is fine); locally, its folders up to KEEP_DIR too while they are empty. */
+export async function removeKept(ctx: Ctx, rel: string): Promise<void> {
+  keepPath(ctx, rel)
+  await ctx.storage.store.delete(keptKey(rel))
+  const local = ctx.storage.store.localPath(keptKey(rel))
+  if (!local) return
   const root = keepRoot(ctx)
-  for (let dir = dirname(abs); dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
+  for (let dir = dirname(local); dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
     try {
       await rmdir(dir)
     } catch {
@@ -61,9 +69,10 @@ export async function removeKept(ctx: Pick<AppContext, 'env'>, rel: string): Pro
   }
 }
 
-/** A kept file with byte ranges (and HEAD), played in the page. */
-export function serveKept(ctx: Pick<AppContext, 'env'>, req: Request, rel: string, type: string): Promise<Response> {
-  return sendFile(req, keepPath(ctx, rel), { filename: rel.split('/').pop() ?? 'video', type, inline: true })
+/** A kept file with byte ranges (and HEAD), played in the page; from the bucket with STORAGE=s3 (503 while it is down). */
+export function serveKept(ctx: Ctx, req: Request, rel: string, type: string): Promise<Response> {
+  keepPath(ctx, rel)
+  return sendStored(req, ctx.storage.store, keptKey(rel), { filename: rel.split('/').pop() ?? 'video', type, inline: true, presign: ctx.env.S3_PRESIGN === 'on' })
 }
 
 /** Free bytes on the disk holding KEEP_DIR; null when unknown. */
