@@ -9,9 +9,10 @@
  *  3. Starts Debian's PostgreSQL cluster on 127.0.0.1 with a `tunefeed` role
  *     (skipped when TEST_DATABASE_URL is already set).
  *  4. Runs the suites below: the server-side test files on PGlite and, at the
- *     same time, the server tests (src/) again on PostgreSQL; then the browser
- *     tests (tests/e2e, on PGlite) alone; the deployment tests (tests/deploy,
- *     with PostgreSQL); plus web/'s own tests if it has any. The browser suite's
+ *     same time, the server tests (src/) again on PostgreSQL, each with
+ *     SERVER_WORKERS files at once; then the browser tests (tests/e2e, on
+ *     PGlite), BROWSER_WORKERS files at once; the deployment tests
+ *     (tests/deploy, with PostgreSQL); plus web/'s own tests if it has any. The browser suite's
  *     failing files (at most three) run once more; a pass then is reported
  *     FLAKY with the first failures (docs/decisions/213-browser-rerun.md).
  *  4b. Checks: `tsc` on the server (root tsconfig) and on web/ (after Panda's
@@ -41,6 +42,13 @@ const PG_ROLE = 'tunefeed'
 const PG_PASSWORD = 'tunefeed-test'
 const PG_DB = 'tunefeed'
 const BUN_TEST_TIMEOUT_MS = 60_000
+/**
+ * Test files at once per suite (docs/decisions/315-suite-in-parallel.md): most files spend their
+ * time waiting on servers, databases and child processes, not on the CPU. TEST_WORKERS overrides
+ * the server suites' number (1: one file after the other, as before).
+ */
+const SERVER_WORKERS = Number(process.env.TEST_WORKERS ?? 3) || 1
+const BROWSER_WORKERS = Number(process.env.TEST_BROWSER_WORKERS ?? 2) || 1
 
 const args = new Set(process.argv.slice(2))
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
@@ -169,9 +177,14 @@ function dropStaleTestDatabases() {
 
 // --- 4. Suites ---------------------------------------------------------------
 
-/** The `bun test` command line of a suite, writing its JUnit report to `report`. */
-function bunTestCommand(report: string, testArgs: string[]): string[] {
-  return [process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs]
+/**
+ * The `bun test` command line of a suite, writing its JUnit report to `report`; with `workers`
+ * above 1, its files run in that many processes at once (bun's --parallel: each file still has
+ * its own module registry, databases and servers; docs/decisions/315-suite-in-parallel.md).
+ */
+function bunTestCommand(report: string, testArgs: string[], workers = 1): string[] {
+  const parallel = workers > 1 ? [`--parallel=${workers}`] : []
+  return [process.execPath, 'test', `--timeout=${BUN_TEST_TIMEOUT_MS}`, ...parallel, '--reporter=junit', `--reporter-outfile=${report}`, ...testArgs]
 }
 
 /** test-results/<suite name as a file name>.<ext> */
@@ -183,6 +196,8 @@ interface Suite {
   args: string[]
   /** Failing files run once more (the browser tests: a page's timing on a loaded machine). */
   rerunFailedFiles?: boolean
+  /** Files run at once (bun test --parallel); 1 or unset: one after the other. */
+  workers?: number
   env?: Record<string, string | undefined>
   cwd?: string
 }
@@ -193,7 +208,7 @@ function runBunTest(suite: Suite) {
   const report = reportPath(suite.name)
   rmSync(report, { force: true })
   const started = performance.now()
-  const code = sh(bunTestCommand(report, suite.args), suite)
+  const code = sh(bunTestCommand(report, suite.args, suite.workers), suite)
   const outcome = outcomeOf(suite.name, code, report, (performance.now() - started) / 1000)
   outcomes.push(suite.rerunFailedFiles && outcome.failed > 0 ? rerunFailedFiles(suite, report, outcome) : outcome)
 }
@@ -226,7 +241,7 @@ async function runBunTestsTogether(first: Suite, second: Suite) {
     const env = childEnv(suite.env)
     const out = log ? Bun.file(log) : 'inherit'
     const started = performance.now()
-    const proc = Bun.spawn(bunTestCommand(report, suite.args), { cwd: suite.cwd ?? ROOT, env, stdout: out, stderr: out })
+    const proc = Bun.spawn(bunTestCommand(report, suite.args, suite.workers), { cwd: suite.cwd ?? ROOT, env, stdout: out, stderr: out })
     return proc.exited.then((code) => outcomeOf(suite.name, code, report, (performance.now() - started) / 1000))
   }
   step(`bun test: ${first.name} (with ${second.name} at the same time; its output follows)`)
@@ -319,10 +334,11 @@ const serverOnPglite: Suite = {
   name: 'server on PGlite',
   args: ['--path-ignore-patterns=web/**', '--path-ignore-patterns=tests/deploy/**', '--path-ignore-patterns=tests/e2e/**'],
   env: { TEST_DATABASE_URL: undefined },
+  workers: SERVER_WORKERS,
 }
-if (pg.url) await runBunTestsTogether(serverOnPglite, { name: 'server on PostgreSQL', args: ['./src'], env: { TEST_DATABASE_URL: pg.url } })
+if (pg.url) await runBunTestsTogether(serverOnPglite, { name: 'server on PostgreSQL', args: ['./src'], env: { TEST_DATABASE_URL: pg.url }, workers: SERVER_WORKERS })
 else runBunTest(serverOnPglite)
-runBunTest({ name: 'browser (e2e) on PGlite', args: ['./tests/e2e'], env: { TEST_DATABASE_URL: undefined }, rerunFailedFiles: true })
+runBunTest({ name: 'browser (e2e) on PGlite', args: ['./tests/e2e'], env: { TEST_DATABASE_URL: undefined }, rerunFailedFiles: true, workers: BROWSER_WORKERS })
 // deployment (binary, Caddy, Dockerfile, backups): their app processes run on PGlite; the
 // PostgreSQL parts (pg_dump backups, migrate-to-postgres) use TEST_DATABASE_URL when there is one
 runBunTest({ name: 'deploy', args: ['./tests/deploy'], env: { TEST_DATABASE_URL: pg.url } })
