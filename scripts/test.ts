@@ -37,7 +37,7 @@ import { buildWebIfNeeded } from './web-build.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const OUT = join(ROOT, 'test-results')
-const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip', 'supysonic', 'gpodder']
+const APT_PACKAGES = ['postgresql', 'chromium', 'ffmpeg', 'yt-dlp', 'rclone', 'caddy', 'unzip', 'supysonic', 'gpodder', 'sublime-music', 'xvfb', 'xauth', 'dbus-daemon']
 const PG_ROLE = 'tunefeed'
 const PG_PASSWORD = 'tunefeed-test'
 const PG_DB = 'tunefeed'

@@ -116,7 +116,18 @@ export async function adminStatus(ctx: AppContext) {
     proxy: { trusted: env.TRUST_PROXY, untrustedForwarded: untrustedForwarded(env) },
     // kind, endpoint, bucket, ok, checkedAt, lastError: never a key
     storage: ctx.storage.status(),
+    // where finished tracks' artist, title, album and duration are sent to look lyrics up (null: off)
+    lyrics: { url: lyricsService(env.LYRICS_URL) },
   }
+}
+
+/** LYRICS_URL as the admin page shows it: null when off, never a user or password written into it. */
+export function lyricsService(url: string): string | null {
+  if (url === 'off') return null
+  const u = new URL(url)
+  u.username = ''
+  u.password = ''
+  return u.toString().replace(/\/$/, '')
 }
 
 /** The mail settings in use, without the SMTP password. */

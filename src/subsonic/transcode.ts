@@ -66,23 +66,33 @@ export function transcode(ffmpeg: Ffmpeg, path: string, wanted: Wanted, release:
   if (wanted.format === 'opus') args.push('-c:a', 'libopus', '-b:a', `${wanted.bitRate}k`, '-f', 'ogg', 'pipe:1')
   else args.push('-c:a', 'libmp3lame', '-b:a', `${wanted.bitRate}k`, '-f', 'mp3', 'pipe:1')
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
-  const stop = () => proc.kill()
+  // the player went away (request aborted or body cancelled): ffmpeg is ended, and neither its
+  // exit nor a read racing the cancel is a failure worth a warning
+  let stopped = false
+  const stop = () => {
+    stopped = true
+    proc.kill()
+  }
   signal.addEventListener('abort', stop, { once: true })
   void proc.exited.then((code) => {
     release()
     signal.removeEventListener('abort', stop)
-    if (code !== 0 && !signal.aborted) void new Response(proc.stderr).text().then((err) => log.warn('transcode failed', { code, err: err.slice(0, 500) }))
+    if (code !== 0 && !stopped && !signal.aborted) void new Response(proc.stderr).text().then((err) => log.warn('transcode failed', { code, err: err.slice(0, 500) }))
   })
   const reader = proc.stdout.getReader()
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read()
+        if (stopped) return
         if (done) controller.close()
         else controller.enqueue(value)
       } catch (err) {
+        if (stopped) return
         log.warn('transcode read failed', errorFields(err))
-        controller.close()
+        try {
+          controller.close()
+        } catch {}
       }
     },
     cancel() {

@@ -11,7 +11,8 @@ import { ensureWebBuild } from '../support/web-build.ts'
 
 // Account → Music Players in Chromium against the real server process: the server address and
 // username to type into a player, an app password made, shown once and working on /rest,
-// replaced (the old one stops), and no serious accessibility finding.
+// replaced (the old one stops), what players get (with the OpenSubsonic extensions the server
+// advertises), and no serious accessibility finding.
 
 const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
 let server: ServerProcess
@@ -52,6 +53,16 @@ test('Music Players: address, username, an app password shown once that works in
   const username = await page.getByRole('textbox', { name: 'Username' }).inputValue()
   expect(username).toMatch(/@example\.com$/)
   await page.getByText('You have no app password yet.').waitFor()
+  // what players get: the features, and the extensions as the server itself lists them
+  await page.getByRole('heading', { name: 'What players get' }).waitFor()
+  const supported = page.getByRole('region', { name: 'What players get' })
+  for (const word of ['Podcasts:', 'Bookmarks:', 'Lyrics:', 'Transcoding:']) expect(await supported.innerText()).toContain(word)
+  const advertised = await (await fetch(`${server.url}/rest/getOpenSubsonicExtensions?f=json&v=1.16.1&c=e2e`)).json()
+  const names = (advertised as { 'subsonic-response': { openSubsonicExtensions: { name: string }[] } })['subsonic-response'].openSubsonicExtensions.map((e) => e.name)
+  expect(names).toEqual(expect.arrayContaining(['songLyrics', 'transcodeOffset', 'indexBasedQueue']))
+  const extensions = page.getByTestId('subsonic-extensions')
+  await page.waitForFunction(() => !document.querySelector('[data-testid=subsonic-extensions]')?.textContent?.includes('loading'))
+  expect(await extensions.locator('code').allInnerTexts()).toEqual(names)
   expect(await axeFindings(page, 'account music players')).toEqual([])
 
   await page.getByRole('button', { name: 'Make App Password' }).click()

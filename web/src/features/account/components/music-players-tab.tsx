@@ -10,6 +10,7 @@ import { Heading } from '~/components/ui/heading.tsx'
 import { PageSpinner } from '~/components/ui/spinner.tsx'
 import { errorText } from '~/lib/api.ts'
 import { musicPlayersQuery, useCreateAppPassword, useDeleteAppPassword } from '../api.ts'
+import { PlayersSupported } from './players-supported.tsx'
 
 /**
  * Account → Music Players: what to type into a Subsonic player (server address, username) and
@@ -91,6 +92,7 @@ export function MusicPlayersTab() {
             </styled.div>
           )}
         </styled.section>
+        <PlayersSupported />
       </CardBody>
     </CardRoot>
   )

@@ -89,6 +89,20 @@ export function StatusTab() {
                 )}
               </Fact>
             </FactCard>
+            <FactCard title="Music">
+              <Fact label="Lyrics look-up">
+                {status.lyrics.url ? (
+                  <>
+                    <Badge tone="ok">On</Badge> When a track finishes without lyrics in its file, its artist, title, album and duration are sent to{' '}
+                    <styled.code fontFamily="mono">{status.lyrics.url}</styled.code>. Set LYRICS_URL=off to turn it off.
+                  </>
+                ) : (
+                  <>
+                    <Badge>Off</Badge> LYRICS_URL=off: nothing is sent to a lyrics service.
+                  </>
+                )}
+              </Fact>
+            </FactCard>
             <ToolsCard tools={status.tools} />
             <CookiesCard cookies={status.cookies} />
           </styled.div>

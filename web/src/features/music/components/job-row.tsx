@@ -147,7 +147,7 @@ export function JobRow({ job, onPlay }: { job: MusicJob; onPlay: (playing: Playi
           <>
             {!split && job.downloadUrl && (
               <Tooltip content="Play">
-                <IconButton aria-label={`Play ${job.title}`} variant="outline" size="sm" onClick={() => onPlay({ url: job.downloadUrl!, title: job.title })}>
+                <IconButton aria-label={`Play ${job.title}`} variant="outline" size="sm" onClick={() => onPlay({ url: job.downloadUrl!, title: job.title, lyricsOf: job.lyrics ? job.id : undefined })}>
                   <PlayIcon />
                 </IconButton>
               </Tooltip>
