@@ -146,10 +146,24 @@ describe.skipIf(!adminUrl)('two processes, no shared volume, one bucket', () => 
     const audioKey = (await keys('audio/')).find((k) => k.startsWith(`audio/${star[1]}.`))!
     expect(Buffer.from(await audio.arrayBuffer()).equals((await bytesOf(audioKey)).subarray(10, 110))).toBe(true)
 
-    // a podcast episode is not made here: on a bunqueue server, turning a podcast on answers 500
-    // (its episodes' fair "background" priority, -(1e12 + n), is outside the server's accepted
-    // -1,000,000..1,000,000; the embedded queue takes it). Episodes on S3 are covered in-process by
-    // src/youtube/listen/podcasts.test.ts with TEST_STORAGE=s3.
+    // a podcast episode: turned on through A (its fetch queued with a fair background priority
+    // the bunqueue server accepts), its feed read through B and the episode served by B
+    const starId = fake.channel('@star-lab').id
+    expect((await viaA.json(`/api/youtube/channels/${starId}/podcast`, { enabled: true, keepLast: 1 }, 'PUT')).status).toBe(200)
+    type Feeds = { feeds: { channelId: string; url: string; ready: number }[] }
+    const deadline = Date.now() + 120_000
+    let feed: Feeds['feeds'][number] | undefined
+    while (!(feed?.ready === 1)) {
+      if (Date.now() > deadline) throw new Error(`no episode ready: ${JSON.stringify(feed)}`)
+      await Bun.sleep(300)
+      feed = ((await (await viaB.request('/api/youtube/podcasts')).json()) as Feeds).feeds.find((f) => f.channelId === starId)
+    }
+    const feedPath = new URL(feed.url).pathname
+    const xml = await (await viaB.request(feedPath)).text()
+    const enclosure = new URL(/<enclosure url="([^"]+)"/.exec(xml)![1]!.replaceAll('&amp;', '&')).pathname
+    const episode = await until206(viaB, enclosure, 10_000)
+    const episodeKey = (await keys('audio/podcast/')).find((k) => /\.mp3$/.test(k))!
+    expect(Buffer.from(await episode.arrayBuffer()).equals((await bytesOf(episodeKey)).subarray(10, 110))).toBe(true)
 
     // a kept video: asked on A, served by B
     expect((await viaA.json(`/api/youtube/videos/${kitchen[0]}/keep`, { maxHeight: 360 }, 'PUT')).status).toBe(202)
