@@ -1,6 +1,7 @@
 import { websocket } from 'hono/bun'
 import { createApp } from './app.ts'
-import { createContext, type AppContext } from './context.ts'
+import type { AppContext } from './context.ts'
+import { createContext } from './compose.ts'
 import { openDatabase } from './db/client.ts'
 import type { Env } from './env.ts'
 import { deleteExpiredSessions } from './auth/session.ts'
@@ -22,7 +23,7 @@ export interface RunningServer {
 
 /**
  * Opens everything the app needs, serves, finds the tools, then starts the jobs (each feature's
- * start-up work is its job module's hook, src/jobs/registry.ts). Used by
+ * start-up work is its job module's hook, src/job-modules.ts). Used by
  * main.ts and by process-level tests.
  */
 export async function startServer(env: Env, opts: { webRoot?: string } = {}): Promise<RunningServer> {

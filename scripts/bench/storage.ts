@@ -22,7 +22,7 @@ import { jobKey } from '../../src/music/stored.ts'
 import { S3Store } from '../../src/storage/s3.ts'
 import { createTestApp, signUp } from '../../tests/support/app.ts'
 import { startTestS3 } from '../../tests/support/s3.ts'
-import { users } from '../../src/db/schema.ts'
+import { users } from '../../src/tables.ts'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, mb: { type: 'string', default: '100' } } })
 const runs = Number(values.runs)

@@ -20,7 +20,7 @@ import { youtubeState, ytdlpFacts } from './youtube-state.ts'
 export async function adminSchedules(ctx: AppContext): Promise<AdminSchedule[]> {
   // loaded lazily: the registry pulls in every feature's jobs
   const [{ jobModules }, runs, next, registered] = await Promise.all([
-    import('../jobs/registry.ts'),
+    import('../job-modules.ts'),
     listScheduleRuns(ctx.db),
     ctx.jobs.nextRuns(),
     ctx.jobs.schedules(),

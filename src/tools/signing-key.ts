@@ -53,11 +53,17 @@ export async function releaseKey(setting: string | undefined): Promise<openpgp.P
       }
     }
   }
+  let key: openpgp.PublicKey
   try {
-    return await openpgp.readKey({ armoredKey: armored })
+    key = await openpgp.readKey({ armoredKey: armored })
   } catch {
     throw new SignatureRefused('YTDLP_SIGNING_KEY does not hold an OpenPGP public key (armored).')
   }
+  // the pinned key is the one whose fingerprint yt-dlp's README names: a changed copy verifies nothing
+  if (!setting && key.getFingerprint() !== YTDLP_KEY_FINGERPRINT) {
+    throw new SignatureRefused(`The pinned yt-dlp signing key is not the one with fingerprint ${YTDLP_KEY_FINGERPRINT}.`)
+  }
+  return key
 }
 
 export class SignatureRefused extends Error {

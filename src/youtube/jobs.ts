@@ -5,7 +5,8 @@ import type { JobDefinition, JobModule } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { fetchAllEpisodes } from './listen/podcasts.ts'
 import { QuotaExhausted, assertQuotaLeft, quotaDay } from './quota.ts'
-import { notifyUsers, pageUrl } from '../notifications/jobs.ts'
+import { notifyUsers } from '../notifications/jobs.ts'
+import { pageUrl } from '../lib/origin.ts'
 import { followedChannelIds, followers } from './queries/channels.ts'
 import { usersWithChannel } from './queries/subscriptions.ts'
 import { refreshCategories, refreshChannel, resetStuckRefreshes, type RefreshOutcome } from './refresh.ts'
@@ -211,7 +212,7 @@ async function fetchFirstCategories(ctx: Ctx) {
   }
 }
 
-/** The video area's jobs and schedules, listed in src/jobs/registry.ts. */
+/** The video area's jobs and schedules, listed in src/job-modules.ts. */
 export const youtubeJobs: JobModule = {
   // no refresh survives its process: clear `updating` before any job can start; with a shared
   // queue (QUEUE_URL) other processes may be refreshing right now, so only claims gone stale
