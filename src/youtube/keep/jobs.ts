@@ -20,7 +20,7 @@ async function resumeFetches(ctx: AppContext) {
   for (const r of rows) await ctx.jobs.enqueue(keepFetchJob, { videoId: r.videoId }, { jobId: jobIdOf(r.videoId) })
 }
 
-/** Keeping's jobs, listed in src/job-modules.ts. */
+/** Keeping's jobs, listed in src/jobs/registry.ts. */
 export const keepJobs: JobModule = {
   definitions: [keepFetchJob, keepRulesJob],
   onStart: resumeFetches,

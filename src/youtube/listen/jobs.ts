@@ -27,7 +27,7 @@ export const recutEpisodesJob: JobDefinition<{ userId: string }> = {
 export const queueRecut = (ctx: AppContext, userId: string) =>
   ctx.jobs.enqueue(recutEpisodesJob, { userId }, { jobId: `youtube.recutEpisodes.${userId}`, delayMs: RECUT_DELAY_MS })
 
-/** Listening's jobs, listed in src/job-modules.ts. */
+/** Listening's jobs, listed in src/jobs/registry.ts. */
 export const listenJobs: JobModule = {
   definitions: [fetchAudioJob, episodeJob, podcastEpisodesJob, recutEpisodesJob],
   schedules: [{ id: 'youtube.podcastEpisodes.hourly', job: podcastEpisodesJob, payload: {}, pattern: '22 * * * *' }],
