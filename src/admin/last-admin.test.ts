@@ -14,7 +14,7 @@ setDefaultTimeout(60_000)
 let t: TestApp
 beforeAll(async () => {
   t = await createTestApp()
-})
+}, 120_000)
 afterAll(() => t?.close())
 
 const enabledAdmins = async () =>
