@@ -15,7 +15,7 @@ import { toolHealth } from './tools/health.ts'
 import { createStorage } from './storage/index.ts'
 import { notifyAdmins } from './notifications/admins.ts'
 import { pauseNotification } from './notifications/pace-notice.ts'
-import { jobModules } from './job-modules.ts'
+import { jobModules } from './jobs/registry.ts'
 
 /** What createContext needs besides the environment; tests bring their own queue, mailer or parts. */
 export interface ContextDeps {
@@ -31,7 +31,7 @@ export interface ContextDeps {
 /** A complete context, and the queue's worker to start once the app serves (and stop on shutdown). */
 export interface CreatedContext {
   ctx: AppContext
-  /** Starts the job worker and the job modules' start-up hooks (src/job-modules.ts). */
+  /** Starts the job worker and the job modules' start-up hooks (src/jobs/registry.ts). */
   start(): Promise<void>
   stop(): Promise<void>
 }

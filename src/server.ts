@@ -23,7 +23,7 @@ export interface RunningServer {
 
 /**
  * Opens everything the app needs, serves, finds the tools, then starts the jobs (each feature's
- * start-up work is its job module's hook, src/job-modules.ts). Used by
+ * start-up work is its job module's hook, src/jobs/registry.ts). Used by
  * main.ts and by process-level tests.
  */
 export async function startServer(env: Env, opts: { webRoot?: string } = {}): Promise<RunningServer> {

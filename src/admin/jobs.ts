@@ -28,7 +28,7 @@ async function describe(ctx: AppContext, name: string, payload: unknown): Promis
 }
 
 async function definition(name: string) {
-  const { jobModules } = await import('../job-modules.ts')
+  const { jobModules } = await import('../jobs/registry.ts')
   return jobModules.flatMap((m) => m.definitions).find((d) => d.name === name)
 }
 
@@ -56,7 +56,7 @@ export async function deleteFailedJob(ctx: AppContext, id: string) {
 
 /** Queues a schedule's job now ("run now"). */
 export async function runSchedule(ctx: AppContext, name: string): Promise<string> {
-  const { jobModules } = await import('../job-modules.ts')
+  const { jobModules } = await import('../jobs/registry.ts')
   const schedule = jobModules.flatMap((m) => m.schedules ?? []).find((s) => s.id === name)
   if (!schedule) fail(404, 'Schedule not found.')
   return ctx.jobs.enqueue(schedule.job, schedule.payload)

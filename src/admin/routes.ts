@@ -113,7 +113,7 @@ export function adminRoutes(ctx: AppContext) {
     })
     .on(ACTION, '/cron/run', sameOrigin, async (c) => {
       // every recurring job, now (loaded lazily: the registry pulls in every feature's jobs)
-      const { jobModules } = await import('../job-modules.ts')
+      const { jobModules } = await import('../jobs/registry.ts')
       const jobIds: string[] = []
       for (const s of jobModules.flatMap((m) => m.schedules ?? [])) jobIds.push(await ctx.jobs.enqueue(s.job, s.payload))
       return c.json({ jobIds }, 200)

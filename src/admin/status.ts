@@ -20,7 +20,7 @@ import { youtubeState, ytdlpFacts } from './youtube-state.ts'
 export async function adminSchedules(ctx: AppContext): Promise<AdminSchedule[]> {
   // loaded lazily: the registry pulls in every feature's jobs
   const [{ jobModules }, runs, next, registered] = await Promise.all([
-    import('../job-modules.ts'),
+    import('../jobs/registry.ts'),
     listScheduleRuns(ctx.db),
     ctx.jobs.nextRuns(),
     ctx.jobs.schedules(),

@@ -149,7 +149,7 @@ export class BunqueueJobs implements Jobs {
   }
 
   async enqueue<P>(def: JobDefinition<P>, payload: P, opts: EnqueueOptions = {}): Promise<string> {
-    if (this.defs.get(def.name) !== def) throw new Error(`job ${def.name} is not registered in src/job-modules.ts`)
+    if (this.defs.get(def.name) !== def) throw new Error(`job ${def.name} is not registered in src/jobs/registry.ts`)
     const data = def.payload.parse(payload)
     const priority = opts.fair && this.ctx ? await fairPriority(this.ctx.db, opts.fair) : undefined
     const job = await this.queue.add(def.name, data, {

@@ -5,7 +5,7 @@ import type { JobModule } from './types.ts'
 
 /**
  * Builds the queue from the features' job modules (for createContext in src/compose.ts, which
- * passes src/job-modules.ts).
+ * passes src/jobs/registry.ts).
  * Call `start(ctx)` once the database is open (the worker may run jobs at
  * once), `stop()` on shutdown. The `queue` health check is added here.
  */

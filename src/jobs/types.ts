@@ -98,7 +98,7 @@ export interface ScheduleDefinition<P = unknown> {
 
 /**
  * What a feature contributes to the queue (e.g. `src/music/jobs.ts` exports
- * one); listed once in src/job-modules.ts.
+ * one); listed once in src/jobs/registry.ts.
  */
 export interface JobModule {
   definitions: JobDefinition<any>[]

@@ -15,17 +15,15 @@ let lib: SubsonicLibrary
 let t: TestApp
 let base: string
 let alice: Person
-let bob: Person
 let single: string
 let split: string
-let other: string
 const rest = (method: string, params: Record<string, string | string[]>, init: RequestInit = {}) => lib.rest(method, params, init)
 const json = (method: string, params: Record<string, string | string[]>): Promise<Json> => lib.json(method, params)
 const as = (p: Person) => ({ apiKey: p.apiKey })
 
 beforeAll(async () => {
   lib = await startSubsonicLibrary()
-  ;({ t, base, alice, bob, single, split, other } = lib)
+  ;({ t, base, alice, single, split } = lib)
 }, 120_000)
 afterAll(() => lib?.close())
 

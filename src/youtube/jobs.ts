@@ -212,7 +212,7 @@ async function fetchFirstCategories(ctx: Ctx) {
   }
 }
 
-/** The video area's jobs and schedules, listed in src/job-modules.ts. */
+/** The video area's jobs and schedules, listed in src/jobs/registry.ts. */
 export const youtubeJobs: JobModule = {
   // no refresh survives its process: clear `updating` before any job can start; with a shared
   // queue (QUEUE_URL) other processes may be refreshing right now, so only claims gone stale
