@@ -26,7 +26,7 @@ import { adminRoutes } from './admin/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { webFiles } from './web-files.ts'
 import { isOwnOrigin } from './lib/origin.ts'
-import { metricsRoutes, recordRequest } from './metrics-route.ts'
+import { metricsRoutes, recordRequest } from './metrics-routes.ts'
 import { MemoTrieRouter } from './lib/memo-router.ts'
 import { appPasswordRoutes, restRoutes } from './subsonic/routes.ts'
 

@@ -1,19 +1,24 @@
-import type { Database, Db } from './db/client.ts'
+// Types only: what every part of the server is handed. The wiring that builds it is
+// src/compose.ts (the composition root); nothing here imports a value.
+import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
-import { createMailer, type Mailer } from './lib/mailer.ts'
-import { Cipher, loadSecret } from './lib/secret.ts'
-import { parseAllowList, type AllowList } from './lib/url-guard.ts'
-import type { QueueConfig } from './jobs/queue.ts'
-import { createJobs } from './jobs/start.ts'
+import type { Mailer } from './lib/mailer.ts'
+import type { Cipher } from './lib/secret.ts'
+import type { AllowList } from './lib/url-guard.ts'
 import type { Jobs } from './jobs/types.ts'
-import { Hub } from './ws/hub.ts'
-import { Toolbox } from './tools/toolbox.ts'
-import { toolHealth } from './tools/health.ts'
-import { notifyAdmins } from './notifications/admins.ts'
-import { pauseNotification } from './tools/pace-notice.ts'
-import { createStorage, type Storage } from './storage/index.ts'
+import type { Hub } from './ws/hub.ts'
+import type { Toolbox } from './tools/toolbox.ts'
+import type { Storage } from './storage/index.ts'
 
-/** What the routers need, built once by createContext (below) and passed down. */
+/** A message for every enabled admin: a bot-check pause (`admin.alert`) or a failing canary (`tools.canary`). */
+export interface AdminAlert {
+  event?: 'admin.alert' | 'tools.canary'
+  title: string
+  text: string
+  url?: string | null
+}
+
+/** What the routers need, built once by createContext (src/compose.ts) and passed down. */
 export interface AppContext {
   env: Env
   db: Db
@@ -31,6 +36,11 @@ export interface AppContext {
   tools: Toolbox
   /** Where kept files live (STORAGE: local disk or an S3 bucket); see src/storage/. */
   storage: Storage
+  /**
+   * Tells every enabled admin by e-mail and their own ntfy or webhook (src/notifications/admins.ts,
+   * wired in src/compose.ts), so that lower floors such as the canary reach them. Never throws.
+   */
+  alertAdmins(message: AdminAlert): Promise<void>
 }
 
 export interface SessionUser {
@@ -46,60 +56,5 @@ export type AppEnv = {
     sessionId: string | null
     /** Set when the request came with `Authorization: Bearer` (src/auth/bearer.ts). */
     apiTokenId: string | null
-  }
-}
-
-/** What createContext needs besides the environment; tests bring their own queue, mailer or parts. */
-export interface ContextDeps {
-  database: Pick<Database, 'db' | 'ping'>
-  /** Default: SMTP_URL, or files under DATA_DIR (src/lib/mailer.ts). */
-  mailer?: Mailer
-  /** Queue settings over the ones from env (tests: own file and queue name). */
-  queue?: Partial<QueueConfig>
-  /** Parts that replace the built ones (a test's own `jobs` means no queue is built). */
-  overrides?: Partial<AppContext>
-}
-
-/** A complete context, and the queue's worker to start once the app serves (and stop on shutdown). */
-export interface CreatedContext {
-  ctx: AppContext
-  /** Starts the job worker and the job modules' start-up hooks (src/jobs/registry.ts). */
-  start(): Promise<void>
-  stop(): Promise<void>
-}
-
-/** The one way to build an AppContext: the server (src/server.ts) and tests (tests/support/app.ts). */
-export function createContext(env: Env, deps: ContextDeps): CreatedContext {
-  const { database, overrides = {} } = deps
-  const cipher = overrides.cipher ?? new Cipher(loadSecret(env.APP_SECRET, env.DATA_DIR))
-  const allow = overrides.allow ?? parseAllowList(env.FETCH_ALLOW_HOSTS)
-  // found by `await ctx.tools.init()` before the app serves (src/server.ts, tests/support/app.ts)
-  const tools = overrides.tools ?? new Toolbox(env, { db: database.db, cipher, allow })
-  const base = {
-    env,
-    db: database.db,
-    mailer: deps.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR }),
-    cipher,
-    allow,
-    hub: new Hub(),
-    health: { database: () => database.ping(), ...toolHealth(tools) } as AppContext['health'],
-    tools,
-    storage: createStorage(env),
-    ...overrides,
-  }
-  const queue = overrides.jobs ? null : createJobs(base, deps.queue)
-  const ctx: AppContext = { ...base, jobs: overrides.jobs ?? queue! }
-  // one message to the admins per bot-check pause (src/tools/pace.ts), from the process that started it
-  ctx.tools.pace.onPause ??= (pause) => notifyAdmins(ctx, pauseNotification(ctx, pause))
-  return {
-    ctx,
-    start: async () => {
-      ctx.storage.start()
-      await queue?.start(ctx)
-    },
-    stop: async () => {
-      ctx.storage.stop()
-      await queue?.stop()
-    },
   }
 }

@@ -1,6 +1,7 @@
 import { websocket } from 'hono/bun'
 import { createApp } from './app.ts'
-import { createContext, type AppContext } from './context.ts'
+import type { AppContext } from './context.ts'
+import { createContext } from './compose.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import { Cipher, loadSecret } from './lib/secret.ts'
 import { parseAllowList } from './lib/url-guard.ts'

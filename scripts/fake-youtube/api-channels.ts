@@ -1,4 +1,4 @@
-import { ERRORS, MAX_RESULTS, apiError, iso } from './api.ts'
+import { ERRORS, MAX_RESULTS, apiError, iso } from './api-common.ts'
 import type { FakeChannel } from './data.ts'
 import type { FakeYoutube } from './server.ts'
 import { thumbnails } from './thumbnails.ts'

@@ -1,4 +1,4 @@
-import { ERRORS, apiError, iso, page } from './api.ts'
+import { ERRORS, apiError, iso, page } from './api-common.ts'
 import type { FakeChannel } from './data.ts'
 import type { FakeYoutube } from './server.ts'
 import { thumbnails } from './thumbnails.ts'

@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { createTestApp, signUp, type TestApp } from '../../tests/support/app.ts'
 import { expectError } from '../../tests/support/http.ts'
 import { quickUser } from '../../tests/support/youtube.ts'
+import { setAdmin } from '../auth/queries.ts'
 import { users } from '../auth/tables.ts'
 
 // The last enabled admin stays, also when two admins act at once: run with
@@ -13,7 +14,7 @@ setDefaultTimeout(60_000)
 let t: TestApp
 beforeAll(async () => {
   t = await createTestApp()
-})
+}, 120_000)
 afterAll(() => t?.close())
 
 const enabledAdmins = async () =>
@@ -100,5 +101,20 @@ describe('two admins at once', () => {
       ])
       expect(await enabledAdmins()).toBe(1)
     }
+  })
+})
+
+describe('setAdmin (scripts and tests)', () => {
+  test('takes the same lock and check: the last admin is not demoted, one of two is, and an unknown e-mail is false', async () => {
+    const [a, b] = await twoAdmins()
+    expect(await setAdmin(t.ctx.db, a.email, false)).toBe(true)
+    await expect(setAdmin(t.ctx.db, b.email, false)).rejects.toThrow('Cannot remove the last admin.')
+    expect(await enabledAdmins()).toBe(1)
+    // two demotions at once leave one admin, whatever the order
+    expect(await setAdmin(t.ctx.db, a.email, true)).toBe(true)
+    const both = await Promise.allSettled([setAdmin(t.ctx.db, a.email, false), setAdmin(t.ctx.db, b.email, false)])
+    expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    expect(await enabledAdmins()).toBe(1)
+    expect(await setAdmin(t.ctx.db, 'nobody@example.com', true)).toBe(false)
   })
 })

@@ -200,6 +200,8 @@ describe('GET /api/auth/session and sliding expiry', () => {
     expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: false })
     await setAdmin(t.ctx.db, email, true)
     expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: true })
+    // another admin first: setAdmin never demotes the last one (src/admin/last-admin.test.ts)
+    await setAdmin(t.ctx.db, (await signUp(t)).email, true)
     await setAdmin(t.ctx.db, email, false)
     expect(await (await client.get('/api/auth/session')).json()).toEqual({ id: expect.any(String), email, admin: false })
   })

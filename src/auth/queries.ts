@@ -1,5 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { assertNotLastAdmin, lockAdminChanges } from './admins.ts'
 import { revokeUserApiTokens } from './bearer.ts'
 import { endPlayerCredentials } from './recovery.ts'
 import { sessionCache } from './session-cache.ts'
@@ -120,8 +121,20 @@ export async function changePassword(
   return revoked
 }
 
+/**
+ * Grants or revokes admin by e-mail (scripts and tests). Revoking takes the same last-admin lock
+ * and check as the admin page (src/auth/admins.ts): 409 `Cannot remove the last admin.`.
+ * False when no account has that e-mail.
+ */
 export async function setAdmin(db: Db, email: string, admin: boolean): Promise<boolean> {
-  const rows = await db.update(users).set({ admin }).where(eq(users.email, email)).returning({ id: users.id })
+  const found = await db.transaction(async (tx) => {
+    await lockAdminChanges(tx)
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
+    if (!user) return false
+    if (!admin) await assertNotLastAdmin(tx, user.id)
+    await tx.update(users).set({ admin }).where(eq(users.id, user.id))
+    return true
+  })
   sessionCache(db).forgetUser({ email })
-  return rows.length > 0
+  return found
 }

@@ -19,7 +19,7 @@ import {
 } from './queries.ts'
 import { ALREADY_VERIFIED_KIND, createAccount, credentials, resetPassword, sendReset, sendVerify, verifyQuery, type SessionResponse } from './schema.ts'
 import { accountRoutes } from './account-routes.ts'
-import { tokenRoutes } from './tokens-api.ts'
+import { tokenRoutes } from './tokens-routes.ts'
 import { oidcRoutes } from './oidc-routes.ts'
 import { clearSessionCookie, createSession, currentUser, endSession, requireUser, setSessionCookie } from './session.ts'
 

@@ -1,22 +1,11 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { users } from '../db/users.ts'
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** Stored lower-cased; unique. */
-  email: text('email').notNull().unique(),
-  /** Null for an account made through an identity provider that never set a password. */
-  passwordHash: text('password_hash'),
-  admin: boolean('admin').notNull().default(false),
-  verifiedAt: ts('verified_at'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  /** Set by an admin: the user's sessions and tokens stop at once and sign-in is refused. */
-  disabledAt: ts('disabled_at'),
-  /** Last request with a session, recorded at most hourly (src/auth/session.ts). */
-  lastSeenAt: ts('last_seen_at'),
-})
+// the accounts table sits in src/db/ because lower floors (jobs) reference it too
+export { users }
 
 /** Only the SHA-256 of the session token is kept (hex). */
 export const sessions = pgTable(

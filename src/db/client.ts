@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import * as schema from './schema.ts'
 import { privateTree } from '../lib/data-dir.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { pgliteSeed } from './seed.ts'
 import { acquireLock } from '../lib/lock-file.ts'
 import { embeddedMigrations, embeddedPgliteOptions } from '../embedded.ts'
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+/** No relational schema: every query names its tables (each feature's tables.ts; src/tables.ts lists them all). */
+export type Db = PgDatabase<PgQueryResultHKT>
 
 /** The database or an open transaction on it: what every query function takes first. */
 export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -79,7 +79,7 @@ export async function openPostgres(
     // a migration may take longer than a request's statement limit: its own connection, without one
     const migrator = postgres(url, { onnotice: () => {}, max: 1, connection: { jit: 'off' } })
     try {
-      await runMigrations(drizzle(migrator, { schema }) as unknown as Db, () => import('drizzle-orm/postgres-js/migrator'))
+      await runMigrations(drizzle(migrator) as unknown as Db, () => import('drizzle-orm/postgres-js/migrator'))
     } finally {
       await migrator.end({ timeout: 5 })
     }
@@ -100,7 +100,7 @@ export async function openPostgres(
         }
       : {}),
   })
-  const db = drizzle(sql, { schema }) as unknown as Db
+  const db = drizzle(sql) as unknown as Db
   if (opts.migrate !== false && !opts.timeouts?.statementTimeoutMs) await runMigrations(db, () => import('drizzle-orm/postgres-js/migrator'))
   return {
     db,
@@ -161,7 +161,7 @@ export async function openPglite(
     release()
     throw err
   }
-  const db = drizzle(client, { schema }) as unknown as Db
+  const db = drizzle(client) as unknown as Db
   if (opts.migrate !== false) await runMigrations(db, () => import('drizzle-orm/pglite/migrator'))
   if (dir) privateTree(dir)
   return {

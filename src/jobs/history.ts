@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../context.ts'
 import type { Db } from '../db/client.ts'
-import { users } from '../auth/tables.ts'
+import { users } from '../db/users.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { jobFailures, scheduleRuns } from './tables.ts'
 import type { JobDefinition, ScheduleDefinition } from './types.ts'

@@ -9,6 +9,8 @@ import { websubJobs } from '../youtube/websub/jobs.ts'
 import type { JobModule } from './types.ts'
 
 /**
+ * The one file of the lower floors that imports features (biome.json exempts it, decision 300):
+ * it is wiring, and belongs beside src/compose.ts once the comments that cite this path move.
  * Every feature's jobs and schedules, registered with the queue at start-up.
  * A feature adds itself with one line here (its `jobs.ts` exports a JobModule).
  */

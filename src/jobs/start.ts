@@ -1,20 +1,20 @@
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
 import { BunqueueJobs, type QueueConfig } from './queue.ts'
-import { jobModules } from './registry.ts'
 import type { JobModule } from './types.ts'
 
 /**
- * Builds the queue from the registry (for createContext in src/context.ts).
+ * Builds the queue from the features' job modules (for createContext in src/compose.ts, which
+ * passes src/jobs/registry.ts).
  * Call `start(ctx)` once the database is open (the worker may run jobs at
  * once), `stop()` on shutdown. The `queue` health check is added here.
  */
 export function createJobs(
   ctx: Pick<AppContext, 'env' | 'health'>,
-  overrides: Partial<QueueConfig> & { modules?: JobModule[] } = {},
+  overrides: Partial<QueueConfig> & { modules: JobModule[] },
 ): BunqueueJobs {
   const { env } = ctx
-  const { modules = jobModules, ...config } = overrides
+  const { modules, ...config } = overrides
   const jobs = new BunqueueJobs(modules, {
     dataPath: join(env.DATA_DIR, 'queue', 'jobs.db'),
     connection: env.QUEUE_URL ? queueConnection(env.QUEUE_URL) : undefined,

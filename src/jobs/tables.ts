@@ -1,5 +1,5 @@
 import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { users } from '../auth/tables.ts'
+import { users } from '../db/users.ts'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 

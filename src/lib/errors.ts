@@ -6,5 +6,3 @@ export function fail(status: ContentfulStatusCode, detail: string, headers?: Rec
   const res = headers ? new Response(null, { status, headers }) : undefined
   throw new HTTPException(status, { message: detail, res })
 }
-
-export const notFound = (detail: string) => fail(404, detail)

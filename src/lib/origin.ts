@@ -57,3 +57,8 @@ export function publicOrigin(req: RequestLike, env: { PUBLIC_URL?: string; TRUST
 export function isOwnOrigin(origin: string, req: RequestLike, trustProxy: boolean): boolean {
   return URL.parse(origin)?.host === requestHost(req, trustProxy)
 }
+
+/** A link to one of this server's pages, when PUBLIC_URL says where it is (for notifications). */
+export function pageUrl(ctx: { env: { PUBLIC_URL?: string } }, path: string): string | null {
+  return ctx.env.PUBLIC_URL ? new URL(path, ctx.env.PUBLIC_URL).toString() : null
+}

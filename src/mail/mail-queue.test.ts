@@ -136,7 +136,7 @@ async function signUpWithoutMail(t: TestApp) {
 
 describe('a restart', () => {
   test('a mail waiting for SMTP is kept across a restart of the app and sent by the next process', async () => {
-    const { createContext } = await import('../context.ts')
+    const { createContext } = await import('../compose.ts')
     const { parseEnv } = await import('../env.ts')
     const { createTestDatabase } = await import('../../tests/support/db.ts')
     const { testQueuePath } = await import('../../tests/support/app.ts')

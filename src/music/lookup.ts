@@ -1,6 +1,6 @@
 import { fail } from '../lib/errors.ts'
 import { type ErrorKind, ownSentence, ToolFailure } from '../tools/failure.ts'
-import { chaptersOf } from './chapters.ts'
+import { chaptersOf } from '../tools/chapters.ts'
 import { guardedFetch } from '../lib/guarded-fetch.ts'
 import type { AllowList } from '../lib/url-guard.ts'
 import { ERROR_KIND_HEADER, ERROR_REASON_HEADER, type Lookup, type MusicTags } from './schema.ts'

@@ -4,14 +4,13 @@ import type { AppContext } from '../context.ts'
 import { JobAbort, JobLater, PermanentJobError, type JobRun } from '../jobs/types.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
-import { topics } from '../ws/hub.ts'
 import { fetchArtwork, type Artwork } from './artwork.ts'
 import { boundArtwork } from './cover-scale.ts'
 import { inside, jobDir, outputDir, sniffImage, workDir } from './files.ts'
 import { dropLocalJob, fetchJobFiles, keptNames, removeJobFiles, storeJobFiles } from './stored.ts'
 import { whileUnavailable } from '../storage/index.ts'
 import { completeMusicJob, getMusicJob, setMusicJobProgress, updateMusicJob } from './queries.ts'
-import type { Chapter, MusicJobEvent } from './schema.ts'
+import type { Chapter } from './schema.ts'
 import type { MusicJobRow } from './tables.ts'
 import { ToolFailure, TRANSIENT_KINDS, type ErrorKind } from '../tools/failure.ts'
 import { downloadAudio } from '../tools/ytdlp.ts'
@@ -22,13 +21,10 @@ import { PaceWait, type PaceWaitInfo } from '../tools/pace.ts'
 import { fileChapters, probeMedia } from '../tools/ffmpeg.ts'
 import { convertChapters, convertWhole } from './split.ts'
 import { queueWebdavUpload } from './webdav-job.ts'
+import { publishMusicEvent } from './events.ts'
 import { findLyrics } from './lyrics.ts'
 import { squareArtwork } from './square.ts'
 import { clipSegments, cutNotice, fetchSegments, SponsorBlockUnavailable, youtubeVideoId } from './sponsorblock.ts'
-
-export function publishMusicEvent(ctx: AppContext, userId: string, event: MusicJobEvent) {
-  ctx.hub.publish(topics.musicJobs(userId), event)
-}
 
 const PROGRESS_EVERY_MS = 250
 /** The stored copy (job row and queue) follows less often: each write costs the server a query. */

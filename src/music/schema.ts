@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { printable } from '../lib/fields.ts'
 import type { ErrorKind } from '../tools/failure.ts'
+import type { Chapter } from '../tools/chapters.ts'
 
 /** Shared with the web form: the field rules of section 5 of the spec. */
 const required = (max: number) => printable(z.string({ error: 'Required' })).trim().min(1, 'Required').max(max, `At most ${max} characters`)
@@ -69,7 +70,6 @@ export const musicJobFields = z.object({
   ),
   playlist: flag,
 })
-export type MusicJobFields = z.output<typeof musicJobFields>
 
 /** The tag fields of a job, as the web's "Edit tags" form checks them before PATCH /jobs/{id}. */
 export const musicTagFields = musicJobFields.pick({ title: true, artist: true, album: true, grouping: true, year: true, track_number: true })
@@ -164,11 +164,7 @@ export interface MusicTags {
   trackNumber?: number
 }
 
-export interface Chapter {
-  title: string
-  start: number
-  end: number
-}
+export type { Chapter }
 
 /** GET /lookup's answer (docs/api.md, Music): suggestions for the form, null where unknown. */
 export interface Lookup {

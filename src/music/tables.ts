@@ -33,7 +33,7 @@ export const musicJobs = pgTable(
     trackNumber: integer('track_number'),
     trackCount: integer('track_count'),
     year: integer('year'),
-    /** One tagged track per chapter (see chapters.ts). */
+    /** One tagged track per chapter (see src/tools/chapters.ts). */
     splitChapters: boolean('split_chapters').notNull().default(false),
     /** SponsorBlock categories cut out of a YouTube video, e.g. `music_offtopic`. */
     removeSegments: text('remove_segments').array(),

@@ -11,7 +11,7 @@ import { webdavAccounts } from '../webdav/tables.ts'
 import { deleteFromWebdav, uploadToWebdav } from '../webdav/upload.ts'
 import { inside, jobDir } from './files.ts'
 import { dropLocalJob, fetchJobFiles } from './stored.ts'
-import { publishMusicEvent } from './pipeline.ts'
+import { publishMusicEvent } from './events.ts'
 import { getMusicJob, updateMusicJob } from './queries.ts'
 import type { MusicJobRow } from './tables.ts'
 

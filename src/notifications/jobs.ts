@@ -48,11 +48,6 @@ export async function notifyUsers(ctx: Pick<AppContext, 'db' | 'jobs'>, userIds:
   }
 }
 
-/** A link to one of this server's pages, when PUBLIC_URL says where it is. */
-export function pageUrl(ctx: Pick<AppContext, 'env'>, path: string): string | null {
-  return ctx.env.PUBLIC_URL ? new URL(path, ctx.env.PUBLIC_URL).toString() : null
-}
-
 /** URLs stored in plain text by an older version are sealed once the app starts (decision 161). */
 async function sealStoredUrls(ctx: AppContext) {
   try {

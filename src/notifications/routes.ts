@@ -5,7 +5,7 @@ import { fail } from '../lib/errors.ts'
 import { checkUrl, UrlRefused } from '../lib/url-guard.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { valid } from '../lib/validate.ts'
-import { pageUrl } from './jobs.ts'
+import { pageUrl } from '../lib/origin.ts'
 import { notificationSettingsBody, type NotificationSettings } from './schema.ts'
 import { deliverEach, getSettings, maskedSettings, maskUrl, saveSettings } from './send.ts'
 

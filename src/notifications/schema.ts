@@ -23,8 +23,6 @@ export const notificationSettingsBody = z
   })
   .strict()
 
-export type NotificationSettingsBody = z.output<typeof notificationSettingsBody>
-
 /** A user's settings (GET and PUT answer them with the URLs masked). */
 export interface NotificationSettings {
   ntfyUrl: string | null

@@ -29,7 +29,6 @@ export const parsePodcastChannelId = (id: string) => /^pc-(UC[\w-]{22})$/.exec(i
 export const parseEpisodeId = (id: string) => /^p[es]-([\w-]{11})$/.exec(id)?.[1] ?? null
 
 export const albumKeyOf = (userId: string, artist: string, album: string) => md5(`${userId}${SEP}${artist}${SEP}${album}`)
-export const artistKeyOf = (userId: string, artist: string) => md5(`${userId}${SEP}${artist}`)
 
 export function parseSongId(id: string): { jobId: string; track: number } | null {
   const m = SONG.exec(id)

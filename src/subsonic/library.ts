@@ -85,14 +85,20 @@ const songsCte = (userId: string) => sql`songs as (
   where j.user_id = ${userId} and j.completed is not null and j.output_file is not null
 )`
 
-/** A song's album key, for conditions on the songs relation (ids.ts computes the same). */
-export const songAlbumKey = sql`md5(user_id::text || chr(31) || artist || chr(31) || album)`
-const songArtistKey = sql`md5(user_id::text || chr(31) || artist)`
+/**
+ * The one spelling of the album and artist keys in SQL (ids.ts albumKeyOf computes the same in
+ * JavaScript): md5 of the user, artist and album joined by U+001F. `t` qualifies the columns (`a.`).
+ */
+const albumKeySql = (t = '') => sql.raw(`md5(${t}user_id::text || chr(31) || ${t}artist || chr(31) || ${t}album)`)
+const artistKeySql = (t = '') => sql.raw(`md5(${t}user_id::text || chr(31) || ${t}artist)`)
+/** A song's album key, for conditions on the songs relation. */
+export const songAlbumKey = albumKeySql()
+const songArtistKey = artistKeySql()
 const ms = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`)
 
 const albumsCte = (userId: string) => sql`albums as (
-  select a.*, md5(a.user_id::text || chr(31) || a.artist || chr(31) || a.album) as album_key,
-    md5(a.user_id::text || chr(31) || a.artist) as artist_key, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from (
+  select a.*, ${albumKeySql('a.')} as album_key,
+    ${artistKeySql('a.')} as artist_key, (extract(epoch from st.starred) * 1000)::float8 as starred_ms from (
     select user_id, artist, album, album as name, count(*)::int as song_count,
       coalesce(sum(round(duration::numeric)), 0)::float8 as duration, sum(play_count)::int as play_count,
       ${ms('min(completed)')} as created_ms, ${ms('max(completed)')} as newest_ms,
@@ -100,7 +106,7 @@ const albumsCte = (userId: string) => sql`albums as (
       (array_agg(job_id::text order by track_number nulls last, completed) filter (where has_art))[1] as cover_job,
       count(facts_file)::int as measured
     from songs group by user_id, artist, album
-  ) a left join subsonic_stars st on st.user_id = ${userId} and st.item_id = 'al-' || md5(a.user_id::text || chr(31) || a.artist || chr(31) || a.album)
+  ) a left join subsonic_stars st on st.user_id = ${userId} and st.item_id = 'al-' || ${albumKeySql('a.')}
 )`
 
 export interface Page {
@@ -162,7 +168,7 @@ export async function queryGenres(db: Db, userId: string) {
 export async function albumNames(db: Db, userId: string, key: string): Promise<{ artist: string; album: string } | null> {
   const [row] = rowsOf<{ artist: string; album: string }>(
     await db.execute(sql`select artist, album from music_jobs where user_id = ${userId} and completed is not null
-      and output_file is not null and md5(user_id::text || chr(31) || artist || chr(31) || album) = ${key} limit 1`),
+      and output_file is not null and ${songAlbumKey} = ${key} limit 1`),
   )
   return row ?? null
 }
@@ -171,7 +177,7 @@ export async function albumNames(db: Db, userId: string, key: string): Promise<{
 export async function artistName(db: Db, userId: string, key: string): Promise<string | null> {
   const [row] = rowsOf<{ artist: string }>(
     await db.execute(sql`select artist from music_jobs where user_id = ${userId} and completed is not null
-      and output_file is not null and md5(user_id::text || chr(31) || artist) = ${key} limit 1`),
+      and output_file is not null and ${songArtistKey} = ${key} limit 1`),
   )
   return row?.artist ?? null
 }

@@ -3,7 +3,6 @@ import type { AppContext, AppEnv } from '../context.ts'
 import { errorFields, log } from '../lib/logger.ts'
 import { requireSession } from '../auth/bearer.ts'
 import { currentUser } from '../auth/session.ts'
-import { fail } from '../lib/errors.ts'
 import { embedded } from '../embedded.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { appPasswordStatus, createAppPassword, deleteAppPassword, signIn } from './auth.ts'
@@ -117,7 +116,6 @@ export function appPasswordRoutes(ctx: AppContext) {
     })
     .post('/', async (c) => {
       const user = currentUser(c)
-      if (!user) fail(401, 'Unauthorized')
       // the password itself is in this answer: no cache keeps it
       c.header('Cache-Control', 'no-store')
       return c.json({ username: user.email, password: await createAppPassword(ctx, user) }, 201)

@@ -1,9 +1,8 @@
 import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
-import { errorFields, log } from '../lib/logger.ts'
-import { notifyAdmins } from '../notifications/admins.ts'
-import { pageUrl } from '../notifications/jobs.ts'
+import { log } from '../lib/logger.ts'
+import { pageUrl } from '../lib/origin.ts'
 import { type ErrorKind, ToolFailure, withoutAdvice } from './failure.ts'
 import type { YtdlpInUse } from './toolbox.ts'
 import { videoInfo } from './ytdlp.ts'
@@ -204,7 +203,7 @@ export async function runCanary(ctx: AppContext, trigger: CanaryTrigger): Promis
     // told once per failure: again only after a pass, or for another reason
     if (before?.ok !== false || before.kind !== outcome.kind || trigger === 'update') {
       const { reason, advice } = canaryReason(outcome.kind)
-      await notifyAdmins(ctx, {
+      await ctx.alertAdmins({
         event: 'tools.canary',
         title: `YouTube downloads fail: ${reason}`,
         text: `The canary (${ctx.env.YTDLP_CANARY_URL}) failed on yt-dlp ${outcome.version ?? 'unknown'}${trigger === 'update' ? ' after an update' : ''}${previousFailed ? ', and on the build before it too' : ''}. ${advice}${retryInMs !== null ? ' The new build stays: this failure is not its doing, and the canary tries again after the pause.' : ''}`,
@@ -228,8 +227,4 @@ async function retryDelay(ctx: AppContext, kind: ErrorKind): Promise<number> {
 export async function canaryDue(ctx: Pick<AppContext, 'env'>): Promise<boolean> {
   const saved = await readSaved(ctx)
   return !saved?.checkedAt || Date.now() - Date.parse(saved.checkedAt) > 24 * 60 * 60 * 1000
-}
-
-export function logCanaryError(err: unknown) {
-  log.warn('canary could not run', errorFields(err))
 }

@@ -147,6 +147,3 @@ export function classifyYtdlp(output: string): ErrorKind {
 export function classifyFfmpeg(output: string): ErrorKind {
   return FFMPEG_RULES.find(([, re]) => re.test(output))?.[0] ?? 'conversion'
 }
-
-/** Signs that yt-dlp's extractors are behind the site: worth an update check and one retry. */
-export const isOutdatedSign = (kind: ErrorKind) => kind === 'tool_outdated'

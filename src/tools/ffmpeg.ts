@@ -3,8 +3,7 @@ import { createRequire } from 'node:module'
 import { classifyFfmpeg, ToolFailure } from './failure.ts'
 import { runTool } from './run.ts'
 import { runProcess } from '../lib/process.ts'
-import { usableChapters } from '../music/chapters.ts'
-import type { Chapter } from '../music/schema.ts'
+import { type Chapter, usableChapters } from './chapters.ts'
 import { measureOutput, measuringGraph, startMeasuring, type Loudness } from './loudness.ts'
 
 /**

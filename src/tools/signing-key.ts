@@ -56,11 +56,17 @@ export async function releaseKey(setting: string | undefined): Promise<OpenPgp.P
       }
     }
   }
+  let key: OpenPgp.PublicKey
   try {
-    return await (await pgp()).readKey({ armoredKey: armored })
+    key = await (await pgp()).readKey({ armoredKey: armored })
   } catch {
     throw new SignatureRefused('YTDLP_SIGNING_KEY does not hold an OpenPGP public key (armored).')
   }
+  // the pinned key is the one whose fingerprint yt-dlp's README names: a changed copy verifies nothing
+  if (!setting && key.getFingerprint() !== YTDLP_KEY_FINGERPRINT) {
+    throw new SignatureRefused(`The pinned yt-dlp signing key is not the one with fingerprint ${YTDLP_KEY_FINGERPRINT}.`)
+  }
+  return key
 }
 
 export class SignatureRefused extends Error {

@@ -5,8 +5,7 @@ import type { AllowList } from '../lib/url-guard.ts'
 import { classifyYtdlp, JS_RUNTIME_MISSING, ToolFailure } from './failure.ts'
 import { JS_RUNTIME_SINCE, needsJsRuntime, type JsRuntimeName } from './js-runtime.ts'
 import { runTool } from './run.ts'
-import { chaptersOf } from '../music/chapters.ts'
-import type { Chapter } from '../music/schema.ts'
+import { type Chapter, chaptersOf } from './chapters.ts'
 
 /**
  * Every yt-dlp command line of the app is built here (music jobs, /grouping,

@@ -35,8 +35,3 @@ export async function webdavProblem(account: WebdavAccount, allow: AllowList, ti
     return 'unreachable'
   }
 }
-
-/** True when the account's URL answers PROPFIND with 207 under its credentials. */
-export async function checkWebdav(account: WebdavAccount, allow: AllowList, timeoutMs = 10_000): Promise<boolean> {
-  return (await webdavProblem(account, allow, timeoutMs)) === null
-}

@@ -1,7 +1,6 @@
 import { Hono } from 'hono'
 import { currentUser, requireUser } from '../auth/session.ts'
 import type { AppContext, AppEnv } from '../context.ts'
-import type { Tx } from '../db/client.ts'
 import { fail } from '../lib/errors.ts'
 import { hit } from '../lib/rate-limit.ts'
 import { MalformedMultipart, MultipartReader } from '../lib/multipart.ts'
@@ -21,7 +20,7 @@ import { hasMutedWords } from './personal/mutes.ts'
 import { withDearrow } from './personal/dearrow.ts'
 import { addMark, getProgress, removeMark, saveProgress, type MarkKind } from './queries/marks.ts'
 import { getUserChannel, listSubscriptions, setUserChannel, subscribe, unsubscribe } from './queries/subscriptions.ts'
-import { listCategories, videoExists } from './queries/videos.ts'
+import { listCategories, requireVideo, VIDEO_ID } from './queries/videos.ts'
 import { importSubscriptions } from './subscriptions-import.ts'
 import { afterMarkChange } from './keep/rules.ts'
 import './keep/fetch.ts'
@@ -36,14 +35,9 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const IMPORT_MAX_BYTES = 2 * 1024 * 1024
-const VIDEO_ID = /^[\w-]{11}$/
 /** Channel lookups through the API (1 unit each) per user and hour. */
 const LOOKUPS_PER_HOUR = 100
 
-/** 404 unless `id` is a stored video. */
-async function requireVideo(db: Tx, id: string): Promise<void> {
-  if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
-}
 
 /** `UC...` id, `@handle`, a bare handle or a channel URL → `UC...` or `@handle`; null when it is none of them. */
 export function parseChannelInput(input: string): string | null {

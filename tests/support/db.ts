@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { APP_POSTGRES_TIMEOUTS, MIGRATIONS_FOLDER, openPostgres, type Database, type Db } from '../../src/db/client.ts'
-import * as schema from '../../src/db/schema.ts'
+import * as schema from '../../src/tables.ts'
 
 /**
  * Fresh, migrated databases for tests. PGlite: one migrated instance is

@@ -97,7 +97,7 @@ export async function runCommand(argv: string[], io: CommandOutput, env: Env, ap
     context: async () => {
       if (app) return app
       built ??= (async () => {
-        const { createContext } = await import('../../context.ts')
+        const { createContext } = await import('../../compose.ts')
         return createContext(env, { database: await openDb() })
       })()
       return (await built).ctx

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client.ts'
+import { fail } from '../../lib/errors.ts'
 import type { ApiVideo } from '../client.ts'
 import { fallbackCategoryName } from '../categories.ts'
 import { muteNewVideos } from '../personal/mutes.ts'
@@ -145,4 +146,12 @@ export async function listCategories(db: Tx) {
 export async function videoExists(db: Tx, id: string): Promise<boolean> {
   const [row] = await db.select({ id: youtubeVideos.id }).from(youtubeVideos).where(eq(youtubeVideos.id, id))
   return !!row
+}
+
+/** A YouTube video id's form (11 characters of the URL-safe alphabet). */
+export const VIDEO_ID = /^[\w-]{11}$/
+
+/** 404 `Youtube video not found.` unless `id` is a stored video: every /videos/{id} route's guard. */
+export async function requireVideo(db: Tx, id: string): Promise<void> {
+  if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
 }

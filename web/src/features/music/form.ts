@@ -4,9 +4,7 @@ import { musicJobFields, sniffAudio } from '#server/music/schema.ts'
 export const JOBS_PER_PAGE = 5
 export const INPUT_DEBOUNCE_MS = 500
 
-/** docs/product.md#music-form: allowed uploads (by declared type; the server checks the bytes). */
-export const ACCEPTED_AUDIO_TYPES = ['audio/mpeg', 'audio/wav'] as const
-/** What the file picker offers: the two types, and their extensions for systems that name them otherwise. */
+/** docs/product.md#music-form: allowed uploads (by declared type; the server checks the bytes). What the file picker offers: the two types, and their extensions for systems that name them otherwise. */
 export const AUDIO_ACCEPT: Record<string, string[]> = { 'audio/mpeg': ['.mp3'], 'audio/wav': ['.wav'] }
 export const FILE_TYPE_ERROR = 'Must be an audio/mpeg (MP3) or audio/wav (WAV) file'
 /** A file named and typed as audio whose bytes are not an MP3 or WAV (the server would refuse it on Submit). */

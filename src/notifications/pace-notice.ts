@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts'
-import { pageUrl } from '../notifications/jobs.ts'
-import type { PauseStarted } from './pace.ts'
+import { pageUrl } from '../lib/origin.ts'
+import type { PauseStarted } from '../tools/pace.ts'
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000))
 

@@ -1,4 +1,9 @@
-import type { Chapter } from './schema.ts'
+/** A part of a recording: `{title, start, end}` in seconds (a music job's chapters, src/music/schema.ts). */
+export interface Chapter {
+  title: string
+  start: number
+  end: number
+}
 
 type Info = Record<string, unknown>
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
