@@ -1,0 +1,92 @@
+import { eq } from 'drizzle-orm'
+import { Hono } from 'hono'
+import type { AppContext, AppEnv } from '../../context.ts'
+import { fail } from '../../lib/errors.ts'
+import { sendFile, sendStored } from '../../lib/send-file.ts'
+import { youtubeVideos } from '../tables.ts'
+import { channelArt } from './art.ts'
+import { audioKey } from './audio.ts'
+import { itemXml, opmlXml, rssXml } from './feed-xml.ts'
+import { enabledPodcasts, type FeedEpisode, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
+import { appBase } from './podcasts.ts'
+import { channelTags } from './podcasting20.ts'
+
+/** The body with a strong ETag of its bytes; 304 when If-None-Match has it. */
+function withEtag(req: Request, body: string, type: string): Response {
+  const etag = `"${new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 32)}"`
+  const headers = { 'Content-Type': type, ETag: etag, 'Cache-Control': 'private, no-cache' }
+  const match = req.headers.get('if-none-match')
+  if (match?.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers: { ETag: etag } })
+  return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers })
+}
+
+const notFound = () => fail(404, 'Not found.')
+const RSS = 'application/rss+xml; charset=utf-8'
+
+/**
+ * `/feeds/<secret>/...` (docs/decisions/193): no cookie, the secret is the credential; anything
+ * unknown is 404.
+ */
+export function feedRoutes(ctx: AppContext) {
+  const { db } = ctx
+  const owner = async (secret: string) => (await userOfSecret(db, secret)) ?? notFound()
+  return new Hono<AppEnv>()
+    .get('/:secret/channel/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const channelId = /^(.+)\.xml$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
+      const app = appBase(ctx, c.req.url)
+      const root = `${app}/feeds/${c.req.param('secret')}`
+      const items = (await userFeedEpisodes(db, userId, p.channelId, p.keepLast)).map((e) => itemXml(root, app, e))
+      const body = rssXml(
+        { title: p.title, link: `${app}/youtube/channel/${p.channelId}`, description: `${p.title}: the newest ${p.keepLast} videos as audio.`, image: `${root}/art/${p.channelId}.jpg`, author: p.title },
+        items,
+        await channelTags(db, userId, app, `channel/${p.channelId}.xml`),
+      )
+      return withEtag(c.req.raw, body, RSS)
+    })
+    .get('/:secret/all.xml', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const app = appBase(ctx, c.req.url)
+      const root = `${app}/feeds/${c.req.param('secret')}`
+      const all: FeedEpisode[] = []
+      const enabled = await enabledPodcasts(db, userId)
+      for (const p of enabled) all.push(...(await userFeedEpisodes(db, userId, p.channelId, p.keepLast)))
+      all.sort((x, y) => y.video.publishedAt.getTime() - x.video.publishedAt.getTime() || (y.video.id > x.video.id ? 1 : -1))
+      const body = rssXml(
+        { title: 'Tunefeed: all podcasts', link: `${app}/youtube`, description: 'Every channel you listen to as a podcast.', image: enabled[0] ? `${root}/art/${enabled[0].channelId}.jpg` : '', author: 'Tunefeed' },
+        all.map((e) => itemXml(root, app, e)),
+        await channelTags(db, userId, app, 'all.xml'),
+      )
+      return withEtag(c.req.raw, body, RSS)
+    })
+    .get('/:secret/feeds.opml', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const root = `${appBase(ctx, c.req.url)}/feeds/${c.req.param('secret')}`
+      const feeds = (await enabledPodcasts(db, userId)).map((p) => ({ title: p.title, url: `${root}/channel/${p.channelId}.xml` }))
+      return withEtag(c.req.raw, opmlXml(feeds), 'text/x-opml; charset=utf-8')
+    })
+    .get('/:secret/art/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const channelId = /^(.+)\.jpg$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
+      const path = (await channelArt(ctx, p.channelId, p.thumbnail, c.req.raw.signal)) ?? notFound()
+      const res = await sendFile(c.req.raw, path, { filename: `${p.channelId}.jpg`, type: 'image/jpeg', inline: true })
+      res.headers.set('Cache-Control', 'private, max-age=86400')
+      return res
+    })
+    .get('/:secret/audio/:file', async (c) => {
+      const userId = await owner(c.req.param('secret'))
+      const videoId = /^([\w-]{11})\.mp3$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      // only an episode of one of the user's feeds, as the feed lists it
+      const [v] = await db.select({ channelId: youtubeVideos.channelId }).from(youtubeVideos).where(eq(youtubeVideos.id, videoId))
+      const p = (v && (await enabledPodcasts(db, userId)).find((x) => x.channelId === v.channelId)) || notFound()
+      const e = (await userFeedEpisodes(db, userId, p.channelId, p.keepLast)).find((x) => x.video.id === videoId) ?? notFound()
+      try {
+        // never a redirect: many podcast apps follow none
+        return await sendStored(c.req.raw, ctx.storage.store, audioKey(`podcast/${e.episode.file!}`), { filename: `${videoId}.mp3`, type: 'audio/mpeg', inline: true })
+      } catch {
+        return notFound()
+      }
+    })
+}
