@@ -7,17 +7,25 @@ import { youtubeVideos } from '../tables.ts'
 import { channelArt } from './art.ts'
 import { audioKey } from './audio.ts'
 import { itemXml, opmlXml, rssXml } from './feed-xml.ts'
-import { enabledPodcasts, type FeedEpisode, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
+import { feedVersion, etagMatches } from './feed-version.ts'
+import { enabledPodcasts, type FeedEpisode, SECRET, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
 import { appBase } from './podcasts.ts'
 import { channelTags } from './podcasting20.ts'
 
-/** The body with a strong ETag of its bytes; 304 when If-None-Match has it. */
-function withEtag(req: Request, body: string, type: string): Response {
-  const etag = `"${new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 32)}"`
-  const headers = { 'Content-Type': type, ETag: etag, 'Cache-Control': 'private, no-cache' }
-  const match = req.headers.get('if-none-match')
-  if (match?.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers: { ETag: etag } })
-  return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers })
+const notModified = (etag: string) => new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } })
+
+/** The body with `etag` (by default a strong ETag of its bytes); 304 when If-None-Match has it. */
+function withEtag(req: Request, body: string, type: string, etag = `"${new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 32)}"`): Response {
+  if (etagMatches(req, etag)) return notModified(etag)
+  return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': type, ETag: etag, 'Cache-Control': 'private, no-cache' } })
+}
+
+/** A feed's version (feed-version.ts), and the user it belongs to; 404 for an unknown secret. */
+async function versionOf(ctx: AppContext, secret: string, channelId: string | null, app: string) {
+  if (!SECRET.test(secret)) return notFound()
+  const v = (await feedVersion(ctx.db, secret, channelId, app)) ?? notFound()
+  // a channel that is not one of the person's podcasts (now) has no feed, whatever the tag
+  return channelId && v.empty ? notFound() : v
 }
 
 const notFound = () => fail(404, 'Not found.')
@@ -32,10 +40,12 @@ export function feedRoutes(ctx: AppContext) {
   const owner = async (secret: string) => (await userOfSecret(db, secret)) ?? notFound()
   return new Hono<AppEnv>()
     .get('/:secret/channel/:file', async (c) => {
-      const userId = await owner(c.req.param('secret'))
       const channelId = /^(.+)\.xml$/.exec(c.req.param('file'))?.[1] ?? notFound()
-      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
       const app = appBase(ctx, c.req.url)
+      // a revalidation is answered from the feed's version, without building it
+      const { userId, etag } = await versionOf(ctx, c.req.param('secret'), channelId, app)
+      if (etagMatches(c.req.raw, etag)) return notModified(etag)
+      const p = (await enabledPodcasts(db, userId)).find((x) => x.channelId === channelId) ?? notFound()
       const root = `${app}/feeds/${c.req.param('secret')}`
       const items = (await userFeedEpisodes(db, userId, p.channelId, p.keepLast)).map((e) => itemXml(root, app, e))
       const body = rssXml(
@@ -43,11 +53,12 @@ export function feedRoutes(ctx: AppContext) {
         items,
         await channelTags(db, userId, app, `channel/${p.channelId}.xml`),
       )
-      return withEtag(c.req.raw, body, RSS)
+      return withEtag(c.req.raw, body, RSS, etag)
     })
     .get('/:secret/all.xml', async (c) => {
-      const userId = await owner(c.req.param('secret'))
       const app = appBase(ctx, c.req.url)
+      const { userId, etag } = await versionOf(ctx, c.req.param('secret'), null, app)
+      if (etagMatches(c.req.raw, etag)) return notModified(etag)
       const root = `${app}/feeds/${c.req.param('secret')}`
       const all: FeedEpisode[] = []
       const enabled = await enabledPodcasts(db, userId)
@@ -58,7 +69,7 @@ export function feedRoutes(ctx: AppContext) {
         all.map((e) => itemXml(root, app, e)),
         await channelTags(db, userId, app, 'all.xml'),
       )
-      return withEtag(c.req.raw, body, RSS)
+      return withEtag(c.req.raw, body, RSS, etag)
     })
     .get('/:secret/feeds.opml', async (c) => {
       const userId = await owner(c.req.param('secret'))

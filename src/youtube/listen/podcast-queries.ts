@@ -11,7 +11,8 @@ import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
  * The podcasts' SQL (docs/decisions/193): switches, feed secrets and a person's feed episodes.
  * The logic is in podcasts.ts, the feeds' XML in feed-xml.ts, their routes in feed-routes.ts.
  */
-const SECRET = /^[A-Za-z0-9_-]{32,64}$/
+/** What a feed secret looks like (anything else is 404 without a query). */
+export const SECRET = /^[A-Za-z0-9_-]{32,64}$/
 
 const newSecret = () => Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
 
