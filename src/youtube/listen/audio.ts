@@ -11,7 +11,9 @@ import { failureKind } from '../../music/pipeline.ts'
 import { ToolFailure, TRANSIENT_KINDS, youtubeFailureSentence } from '../../tools/failure.ts'
 import { PaceWait } from '../../tools/pace.ts'
 import { downloadAudio } from '../../tools/ytdlp.ts'
+import type { Chapter } from '../../music/schema.ts'
 import { audioFailedForEpisodes, episodesInFeeds } from './episode-queries.ts'
+import { saveAudioTexts, subtitleLangs } from './texts.ts'
 import { youtubeAudio, youtubePodcastEpisodes } from './tables.ts'
 
 /**
@@ -193,8 +195,10 @@ export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; wor
     try {
       const url = watchUrl(videoId)
       let path: string
+      let chapters: Chapter[]
       try {
-        ;({ path } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}), {
+        // the chapters and subtitles come in the same pass, for podcast episodes (texts.ts)
+        ;({ path, chapters } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}, subtitleLangs(ctx)), {
           url,
           signal: job.signal,
           maxWaitMs: IN_RUN_WAIT_MS,
@@ -210,6 +214,7 @@ export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; wor
         }
         throw err
       }
+      await saveAudioTexts(ctx, videoId, work, chapters)
       const file = `${videoId}${extname(path).toLowerCase()}`
       await rename(path, join(dir, file))
       const { size } = await stat(join(dir, file))

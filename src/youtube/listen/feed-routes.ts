@@ -11,6 +11,7 @@ import { feedVersion, etagMatches } from './feed-version.ts'
 import { enabledPodcasts, type FeedEpisode, SECRET, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
 import { appBase } from './podcasts.ts'
 import { channelTags } from './podcasting20.ts'
+import { episodeTexts } from './texts.ts'
 
 const notModified = (etag: string) => new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } })
 
@@ -38,6 +39,13 @@ const RSS = 'application/rss+xml; charset=utf-8'
 export function feedRoutes(ctx: AppContext) {
   const { db } = ctx
   const owner = async (secret: string) => (await userOfSecret(db, secret)) ?? notFound()
+  /** Only an episode of one of the user's feeds, as the feed lists it. */
+  const episodeOf = async (userId: string, videoId: string | undefined) => {
+    if (!videoId) return notFound()
+    const [v] = await db.select({ channelId: youtubeVideos.channelId }).from(youtubeVideos).where(eq(youtubeVideos.id, videoId))
+    const p = (v && (await enabledPodcasts(db, userId)).find((x) => x.channelId === v.channelId)) || notFound()
+    return (await userFeedEpisodes(db, userId, p.channelId, p.keepLast)).find((x) => x.video.id === videoId) ?? notFound()
+  }
   return new Hono<AppEnv>()
     .get('/:secret/channel/:file', async (c) => {
       const channelId = /^(.+)\.xml$/.exec(c.req.param('file'))?.[1] ?? notFound()
@@ -87,17 +95,23 @@ export function feedRoutes(ctx: AppContext) {
       return res
     })
     .get('/:secret/audio/:file', async (c) => {
-      const userId = await owner(c.req.param('secret'))
-      const videoId = /^([\w-]{11})\.mp3$/.exec(c.req.param('file'))?.[1] ?? notFound()
-      // only an episode of one of the user's feeds, as the feed lists it
-      const [v] = await db.select({ channelId: youtubeVideos.channelId }).from(youtubeVideos).where(eq(youtubeVideos.id, videoId))
-      const p = (v && (await enabledPodcasts(db, userId)).find((x) => x.channelId === v.channelId)) || notFound()
-      const e = (await userFeedEpisodes(db, userId, p.channelId, p.keepLast)).find((x) => x.video.id === videoId) ?? notFound()
+      const e = await episodeOf(await owner(c.req.param('secret')), /^([\w-]{11})\.mp3$/.exec(c.req.param('file'))?.[1])
       try {
         // never a redirect: many podcast apps follow none
-        return await sendStored(c.req.raw, ctx.storage.store, audioKey(`podcast/${e.episode.file!}`), { filename: `${videoId}.mp3`, type: 'audio/mpeg', inline: true })
+        return await sendStored(c.req.raw, ctx.storage.store, audioKey(`podcast/${e.episode.file!}`), { filename: `${e.video.id}.mp3`, type: 'audio/mpeg', inline: true })
       } catch {
         return notFound()
       }
+    })
+    // Podcasting 2.0 (docs/decisions/291): served as made when the episode was cut
+    .get('/:secret/chapters/:file', async (c) => {
+      const e = await episodeOf(await owner(c.req.param('secret')), /^([\w-]{11})\.json$/.exec(c.req.param('file'))?.[1])
+      const texts = (await episodeTexts(db, e.video.id, e.episode.cut))?.chapters ?? notFound()
+      return new Response(texts, { headers: { 'Content-Type': 'application/json+chapters; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
+    })
+    .get('/:secret/transcript/:file', async (c) => {
+      const e = await episodeOf(await owner(c.req.param('secret')), /^([\w-]{11})\.vtt$/.exec(c.req.param('file'))?.[1])
+      const texts = (await episodeTexts(db, e.video.id, e.episode.cut))?.transcript ?? notFound()
+      return new Response(texts, { headers: { 'Content-Type': 'text/vtt; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
     })
 }

@@ -7,13 +7,13 @@ import { rowsOf } from '../../db/rows.ts'
  * revalidation is answered 304 after one query, without building the XML: the owner (active),
  * the first secret (podcast:guid), the podcasts in it (keepLast, switch time, channel title),
  * the owner's SponsorBlock settings (the cut), the episodes they took out, and every ready
- * episode of those channels' plain videos, all cuts (file, size, duration, spans). Anything else in the body is a function of these, of the app's address and of
+ * episode of those channels' plain videos, all cuts (file, size, duration, spans, whether it has chapters and a transcript). Anything else in the body is a function of these, of the app's address and of
  * FEED_FORMAT. A change to another cut's episode also changes the tag: a 200 too many, never a
  * 304 too many. Video titles and descriptions are stored once and not updated (queries/videos.ts).
  */
 
 /** Raised when the feed's XML changes shape, so that a new version of the app answers 200 once. */
-const FEED_FORMAT = 'feed-2'
+const FEED_FORMAT = 'feed-3'
 
 interface VersionRow {
   user_id: string
@@ -46,7 +46,7 @@ export async function feedVersion(db: Tx, secret: string, channelId: string | nu
         (select string_agg(concat_ws(',', channel_id, keep_last, updated_at, md5(title)), ';' order by channel_id) from pods) as pods,
         (select updated_at::text from youtube_sponsorblock_settings where user_id = o.user_id) as sb,
         (select md5(string_agg(video_id, ',' order by video_id)) from youtube_podcast_skips where user_id = o.user_id) as skips,
-        (select md5(string_agg(concat_ws(',', e.video_id, e.cut, e.file, e.size, e.duration, e.removed, e.spans::text, e.uncut, e.created_at, v.published_at, md5(v.title)), ';' order by e.video_id, e.cut))
+        (select md5(string_agg(concat_ws(',', e.video_id, e.cut, e.file, e.size, e.duration, e.removed, e.spans::text, e.uncut, e.chapter_count, e.transcript_lang, e.created_at, v.published_at, md5(v.title)), ';' order by e.video_id, e.cut))
           from youtube_podcast_episodes e join youtube_videos v on v.id = e.video_id
           where e.state = 'ready' and v.kind = 'video' and v.channel_id in (select channel_id from pods)) as eps
       from owner o`),

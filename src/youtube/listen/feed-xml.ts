@@ -28,6 +28,11 @@ export function itemXml(root: string, app: string, e: FeedEpisode): string {
     `<itunes:duration>${duration(e.episode.duration ?? e.video.duration)}</itunes:duration>`,
     `<description>${x(description)}</description>`,
     `<link>${x(`${app}/youtube/video/${e.video.id}`)}</link>`,
+    // Podcasting 2.0 (docs/decisions/291): made when the episode was cut, in its file's time
+    ...(e.episode.chapterCount > 0 ? [`<podcast:chapters url="${x(`${root}/chapters/${e.video.id}.json`)}" type="application/json+chapters"/>`] : []),
+    ...(e.episode.transcriptLang
+      ? [`<podcast:transcript url="${x(`${root}/transcript/${e.video.id}.vtt`)}" type="text/vtt" language="${x(e.episode.transcriptLang)}"/>`]
+      : []),
     '</item>',
   ].join('\n')
 }
