@@ -11,7 +11,9 @@ import { feedVersion, etagMatches } from './feed-version.ts'
 import { enabledPodcasts, type FeedEpisode, SECRET, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
 import { appBase } from './podcasts.ts'
 import { channelTags } from './podcasting20.ts'
-import { episodeTexts } from './texts.ts'
+import { cutOf } from './episode-queries.ts'
+import { getSponsorblock } from './settings.ts'
+import { feedEpisodeText } from './texts.ts'
 
 const notModified = (etag: string) => new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } })
 
@@ -105,13 +107,15 @@ export function feedRoutes(ctx: AppContext) {
     })
     // Podcasting 2.0 (docs/decisions/291): served as made when the episode was cut
     .get('/:secret/chapters/:file', async (c) => {
-      const e = await episodeOf(await owner(c.req.param('secret')), /^([\w-]{11})\.json$/.exec(c.req.param('file'))?.[1])
-      const texts = (await episodeTexts(db, e.video.id, e.episode.cut))?.chapters ?? notFound()
-      return new Response(texts, { headers: { 'Content-Type': 'application/json+chapters; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
+      const videoId = /^([\w-]{11})\.json$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const userId = await owner(c.req.param('secret'))
+      const text = (await feedEpisodeText(db, userId, cutOf(await getSponsorblock(db, userId)), videoId, 'chapters')) ?? notFound()
+      return new Response(text, { headers: { 'Content-Type': 'application/json+chapters; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
     })
     .get('/:secret/transcript/:file', async (c) => {
-      const e = await episodeOf(await owner(c.req.param('secret')), /^([\w-]{11})\.vtt$/.exec(c.req.param('file'))?.[1])
-      const texts = (await episodeTexts(db, e.video.id, e.episode.cut))?.transcript ?? notFound()
-      return new Response(texts, { headers: { 'Content-Type': 'text/vtt; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
+      const videoId = /^([\w-]{11})\.vtt$/.exec(c.req.param('file'))?.[1] ?? notFound()
+      const userId = await owner(c.req.param('secret'))
+      const text = (await feedEpisodeText(db, userId, cutOf(await getSponsorblock(db, userId)), videoId, 'transcript')) ?? notFound()
+      return new Response(text, { headers: { 'Content-Type': 'text/vtt; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
     })
 }

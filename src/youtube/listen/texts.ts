@@ -1,9 +1,10 @@
 import { open, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import NodeID3 from 'node-id3'
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
+import { rowsOf } from '../../db/rows.ts'
 import type { Chapter } from '../../music/schema.ts'
 import type { Span } from './cut-time.ts'
 import { fileChapters, fileCues, jsonChapters, MAX_SUBTITLE_BYTES, parseVtt, pickSubtitle, writeVtt } from './episode-texts.ts'
@@ -79,10 +80,26 @@ export async function saveEpisodeTexts(db: Tx, videoId: string, cut: string, tex
     .onConflictDoUpdate({ target: [youtubePodcastEpisodeTexts.videoId, youtubePodcastEpisodeTexts.cut], set: row })
 }
 
-export async function episodeTexts(db: Tx, videoId: string, cut: string) {
-  const [row] = await db
-    .select()
-    .from(youtubePodcastEpisodeTexts)
-    .where(and(eq(youtubePodcastEpisodeTexts.videoId, videoId), eq(youtubePodcastEpisodeTexts.cut, cut)))
-  return row
+/**
+ * The chapters or transcript of `videoId` as the owner's feed serves them (docs/decisions/291),
+ * in one query after the owner and their cut: only an episode the feed lists (the podcast on and
+ * followed, a plain video among the newest keepLast ready episodes with the owner's cut, not taken
+ * out by them); null otherwise.
+ */
+export async function feedEpisodeText(db: Tx, userId: string, cut: string, videoId: string, which: 'chapters' | 'transcript'): Promise<string | null> {
+  const column = which === 'chapters' ? sql`t.chapters` : sql`t.transcript`
+  const [row] = rowsOf<{ text: string | null }>(
+    await db.execute(sql`
+      select ${column} as text from youtube_podcast_episode_texts t
+      join youtube_podcast_episodes e on e.video_id = t.video_id and e.cut = t.cut and e.state = 'ready'
+      join youtube_videos v on v.id = t.video_id and v.kind = 'video'
+      join youtube_podcasts p on p.user_id = ${userId} and p.channel_id = v.channel_id and p.enabled
+      join youtube_subscriptions sub on sub.user_id = p.user_id and sub.channel_id = p.channel_id and sub.deleted_at is null
+      where t.video_id = ${videoId} and t.cut = ${cut}
+        and not exists (select 1 from youtube_podcast_skips k where k.user_id = ${userId} and k.video_id = t.video_id)
+        and (select count(*) from youtube_podcast_episodes e2 join youtube_videos v2 on v2.id = e2.video_id
+             where v2.channel_id = v.channel_id and v2.kind = 'video' and e2.cut = ${cut} and e2.state = 'ready'
+               and (v2.published_at, v2.id) > (v.published_at, v.id)) < p.keep_last`),
+  )
+  return row?.text ?? null
 }
