@@ -1,6 +1,6 @@
 import { open, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import NodeID3 from 'node-id3'
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/client.ts'
