@@ -8,11 +8,10 @@ import { channelArt } from './art.ts'
 import { audioKey } from './audio.ts'
 import { itemXml, opmlXml, rssXml } from './feed-xml.ts'
 import { feedVersion, etagMatches } from './feed-version.ts'
-import { enabledPodcasts, type FeedEpisode, SECRET, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
+import { enabledPodcasts, type FeedEpisode, ownerWithSettings, SECRET, userFeedEpisodes, userOfSecret } from './podcast-queries.ts'
 import { appBase } from './podcasts.ts'
 import { channelTags } from './podcasting20.ts'
 import { cutOf } from './episode-queries.ts'
-import { getSponsorblock } from './settings.ts'
 import { feedEpisodeText } from './texts.ts'
 
 const notModified = (etag: string) => new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'private, no-cache' } })
@@ -108,14 +107,14 @@ export function feedRoutes(ctx: AppContext) {
     // Podcasting 2.0 (docs/decisions/291): served as made when the episode was cut
     .get('/:secret/chapters/:file', async (c) => {
       const videoId = /^([\w-]{11})\.json$/.exec(c.req.param('file'))?.[1] ?? notFound()
-      const userId = await owner(c.req.param('secret'))
-      const text = (await feedEpisodeText(db, userId, cutOf(await getSponsorblock(db, userId)), videoId, 'chapters')) ?? notFound()
+      const { userId, settings } = (await ownerWithSettings(db, c.req.param('secret'))) ?? notFound()
+      const text = (await feedEpisodeText(db, userId, cutOf(settings), videoId, 'chapters')) ?? notFound()
       return new Response(text, { headers: { 'Content-Type': 'application/json+chapters; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
     })
     .get('/:secret/transcript/:file', async (c) => {
       const videoId = /^([\w-]{11})\.vtt$/.exec(c.req.param('file'))?.[1] ?? notFound()
-      const userId = await owner(c.req.param('secret'))
-      const text = (await feedEpisodeText(db, userId, cutOf(await getSponsorblock(db, userId)), videoId, 'transcript')) ?? notFound()
+      const { userId, settings } = (await ownerWithSettings(db, c.req.param('secret'))) ?? notFound()
+      const text = (await feedEpisodeText(db, userId, cutOf(settings), videoId, 'transcript')) ?? notFound()
       return new Response(text, { headers: { 'Content-Type': 'text/vtt; charset=utf-8', 'Cache-Control': 'private, no-cache' } })
     })
 }

@@ -3,9 +3,9 @@ import type { Tx } from '../../db/client.ts'
 import { users } from '../../auth/tables.ts'
 import { youtubeChannels, youtubeSubscriptions, youtubeVideos } from '../tables.ts'
 import { cutOf, feedEpisodes } from './episode-queries.ts'
-import { getSponsorblock } from './settings.ts'
+import { getSponsorblock, type SponsorblockSettings, sponsorblockOf } from './settings.ts'
 import { skippedVideos } from './skips.ts'
-import { youtubePodcasts, youtubePodcastSecrets } from './tables.ts'
+import { youtubePodcasts, youtubePodcastSecrets, youtubeSponsorblockSettings } from './tables.ts'
 
 /**
  * The podcasts' SQL (docs/decisions/193): switches, feed secrets and a person's feed episodes.
@@ -49,6 +49,18 @@ export async function userOfSecret(db: Tx, secret: string): Promise<string | nul
     .innerJoin(users, and(eq(users.id, youtubePodcastSecrets.userId), isNull(users.disabledAt)))
     .where(eq(youtubePodcastSecrets.secret, secret))
   return row?.userId ?? null
+}
+
+/** The owner of a feed secret (as userOfSecret) with their SponsorBlock choices, in one query. */
+export async function ownerWithSettings(db: Tx, secret: string): Promise<{ userId: string; settings: SponsorblockSettings } | null> {
+  if (!SECRET.test(secret)) return null
+  const [row] = await db
+    .select({ userId: youtubePodcastSecrets.userId, categories: youtubeSponsorblockSettings.categories })
+    .from(youtubePodcastSecrets)
+    .innerJoin(users, and(eq(users.id, youtubePodcastSecrets.userId), isNull(users.disabledAt)))
+    .leftJoin(youtubeSponsorblockSettings, eq(youtubeSponsorblockSettings.userId, youtubePodcastSecrets.userId))
+    .where(eq(youtubePodcastSecrets.secret, secret))
+  return row ? { userId: row.userId, settings: sponsorblockOf(row.categories) } : null
 }
 
 /** The channel's newest `keepLast` plain videos (not shorts, live or upcoming): the episodes it should have. */
