@@ -97,6 +97,11 @@ const schema = z.object({
   AUDIO_CACHE_MB: z.coerce.number().positive().default(2048),
   /** Most podcast episodes (the sum of keepLast) over one person's podcasts (docs/decisions/220). */
   PODCAST_MAX_EPISODES: z.coerce.number().int().positive().default(300),
+  /** Subtitle languages for podcast transcripts, in order of preference (comma list; docs/decisions/291). */
+  PODCAST_SUBTITLE_LANGS: z
+    .string()
+    .regex(/^\s*[A-Za-z][\w-]{0,15}\s*(,\s*[A-Za-z][\w-]{0,15}\s*)*$/, 'a comma list of language codes, such as en,de')
+    .default('en'),
   /** Where kept videos are written, in the media-server layout (src/youtube/keep); default DATA_DIR/videos. */
   KEEP_DIR: z.string().min(1).optional(),
   /** Keeping waits while the disk holding KEEP_DIR has less free space than this (MiB). */

@@ -4,8 +4,10 @@
  *
  *  1. The feed's answer time with 100 episodes over HTTP on loopback, as a podcast app
  *     fetches it (no cookie): cold (the whole RSS body) and revalidated (`If-None-Match`
- *     → 304), each as a ratio of medians against `GET /api/health` measured in the same
- *     run (the app's most trivial route).
+ *     → 304, answered from the feed's version without building it: docs/decisions/290),
+ *     and an episode's chapters and transcript (made when it was cut: docs/decisions/291),
+ *     each as a ratio of medians against `GET /api/health` measured in the same run (the
+ *     app's most trivial route).
  *  2. The audio cache's eviction against AUDIO_CACHE_MB: listen-mode audio of 1 MB each
  *     fetched one after another far beyond the limit (enforceAudioCache after each, as the
  *     fetch job runs it), with a podcast of 100 episodes in a feed; reports the bytes on disk
@@ -62,6 +64,11 @@ for (const id of videoIds) await writeFile(join(episodeDir(t.ctx), episodeFile(i
 await db.execute(sql`insert into youtube_podcast_episodes (video_id, cut, state, file, size, duration, played_at)
   select v.id, ${cut}, 'ready', v.id || '.' || ${episodeFile('x', cut).split('.')[1]!} || '.mp3', ${EPISODE_BYTES}, v.duration - 30, now() - interval '1 day'
   from youtube_videos v where v.id between ${videoIds[0]!} and ${videoIds.at(-1)!}`)
+// the newest episode has chapters (20) and a transcript (an hour of cues, about 90 KB), as the episode job makes them
+const chaptersJson = JSON.stringify({ version: '1.2.0', chapters: Array.from({ length: 20 }, (_, i) => ({ startTime: i * 90, title: `Part ${i + 1}` })) })
+const transcript = `WEBVTT\n\n${Array.from({ length: 1200 }, (_, i) => `${new Date(i * 3000).toISOString().slice(11, 23)} --> ${new Date(i * 3000 + 2900).toISOString().slice(11, 23)}\nLine ${i} of what was said.\n`).join('\n')}`
+await db.execute(sql`update youtube_podcast_episodes set chapter_count = 20, transcript_lang = 'en' where video_id = ${videoIds[0]!}`)
+await db.execute(sql`insert into youtube_podcast_episode_texts (video_id, cut, chapters, transcript) values (${videoIds[0]!}, ${cut}, ${chaptersJson}, ${transcript})`)
 await db.execute(sql`analyze`)
 const list = await (await t.app.request('/api/youtube/podcasts', { headers: { cookie: await sessionCookie() } })).json()
 const feedPath = new URL((list as { feeds: { url: string }[] }).feeds[0]!.url).pathname
@@ -97,16 +104,23 @@ if (items !== EPISODES) throw new Error(`the feed has ${items} items, not ${EPIS
 const health: number[] = []
 const cold: number[] = []
 const revalidated: number[] = []
+const chapters: number[] = []
+const transcripts: number[] = []
+const textsRoot = feedPath.replace(/\/channel\/[^/]+$/, '')
 for (let round = 0; round < 4; round++) {
   health.push(...(await time('/api/health')).slice(0, RUNS / 4))
   cold.push(...(await time(feedPath)).slice(0, RUNS / 4))
   revalidated.push(...(await time(feedPath, { 'if-none-match': etag }, 304)).slice(0, RUNS / 4))
+  chapters.push(...(await time(`${textsRoot}/chapters/${videoIds[0]}.json`)).slice(0, RUNS / 4))
+  transcripts.push(...(await time(`${textsRoot}/transcript/${videoIds[0]}.vtt`)).slice(0, RUNS / 4))
 }
 const ms = (x: number) => `${x.toFixed(2)} ms`
 console.log(`\nfeed with ${EPISODES} episodes (${(body.length / 1024).toFixed(0)} KiB of RSS), ${kind}, ${health.length} requests each, HTTP on loopback:`)
 console.log(`  GET /api/health (baseline)   median ${ms(median(health))}  p95 ${ms(p95(health))}`)
 console.log(`  feed, cold (200)             median ${ms(median(cold))}  p95 ${ms(p95(cold))}  ratio ${(median(cold) / median(health)).toFixed(1)}×`)
 console.log(`  feed, If-None-Match (304)    median ${ms(median(revalidated))}  p95 ${ms(p95(revalidated))}  ratio ${(median(revalidated) / median(health)).toFixed(1)}×`)
+console.log(`  chapters JSON (20)           median ${ms(median(chapters))}  p95 ${ms(p95(chapters))}  ratio ${(median(chapters) / median(health)).toFixed(1)}×`)
+console.log(`  transcript (${(transcript.length / 1024).toFixed(0)} KiB WebVTT)   median ${ms(median(transcripts))}  p95 ${ms(p95(transcripts))}  ratio ${(median(transcripts) / median(health)).toFixed(1)}×`)
 
 // --- 2. the audio cache against AUDIO_CACHE_MB ---
 async function bytesOnDisk(): Promise<number> {

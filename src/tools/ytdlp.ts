@@ -147,6 +147,7 @@ export async function downloadAudio(
   dir: string,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
+  subLangs: readonly string[] = [],
 ): Promise<{ path: string; chapters: Chapter[] }> {
   let path = ''
   let chapters: Chapter[] = []
@@ -154,7 +155,7 @@ export async function downloadAudio(
   let size = 0
   await runYtdlp(
     cfg,
-    downloadArgs(url, dir),
+    downloadArgs(url, dir, subLangs),
     {
       signal,
       onLine(line) {
@@ -182,13 +183,18 @@ export async function downloadAudio(
   return { path, chapters }
 }
 
-/** downloadAudio's own arguments (after the base flags). */
-export function downloadArgs(url: string, dir: string): string[] {
+/**
+ * downloadAudio's own arguments (after the base flags). With `subLangs`, the subtitles in those
+ * languages come in the same pass as `source.<lang>.vtt` (hand-made first, else automatic: yt-dlp's
+ * own order per language).
+ */
+export function downloadArgs(url: string, dir: string, subLangs: readonly string[] = []): string[] {
   return [
     '-f',
     AUDIO_FORMAT,
     '-o',
     `${dir}/source.%(ext)s`,
+    ...(subLangs.length ? ['--write-subs', '--write-auto-subs', '--sub-langs', subLangs.join(','), '--sub-format', 'vtt'] : []),
     '--newline',
     '--progress',
     // `--print` makes yt-dlp quiet, hiding its "larger than max-filesize" note: print the size instead

@@ -148,6 +148,48 @@ const videoPage = (base: string, o: { title: string; media: string; duration: nu
 }).replace(/</g, '\\u003c')}</script>
 </head><body><video controls></video></body></html>`
 
+/**
+ * A talk with chapters and subtitles (podcast chapters and transcripts): `/talk.html?media=<path>`
+ * has JSON-LD chapters (TALK_CHAPTERS) whose `contentUrl` is `/talk-player.html`, a player with
+ * the media and an English subtitle track (TALK_VTT): yt-dlp's generic extractor takes the
+ * chapters from the first page and the formats and subtitles from the second.
+ */
+export const TALK_CHAPTERS = [
+  { title: 'Opening', start: 0, end: 4 },
+  { title: 'A word from our sponsor', start: 4, end: 8 },
+  { title: 'Middle \u0007part', start: 8, end: 14 },
+  { title: 'End & <credits>', start: 14, end: 20 },
+]
+export const TALK_VTT = `WEBVTT
+
+00:00:01.000 --> 00:00:02.500 align:start
+Hello &amp; <b>welcome</b>\u0007
+
+00:00:02.000 --> 00:00:04.000
+Overlaps the cut
+
+00:00:05.000 --> 00:00:07.000
+Inside the sponsor read
+
+00:00:08.500 --> 00:00:10.000
+Starts in the cut
+
+00:00:15.000 --> 00:00:16.000
+<script>alert(1)</script>Near the <00:00:15.500><c>end</c>
+`
+const talkPage = (base: string, media: string) => `<!doctype html>
+<html><head><title>A talk</title>
+<script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'VideoObject',
+  name: 'A talk',
+  uploadDate: '2024-01-02',
+  duration: 'PT20S',
+  contentUrl: `${base}/talk-player.html?media=${encodeURIComponent(media)}`,
+  hasPart: TALK_CHAPTERS.map((c) => ({ '@type': 'Clip', name: c.title, startOffset: c.start, endOffset: c.end })),
+}).replace(/</g, '\\u003c')}</script>
+</head><body><video controls></video></body></html>`
+
 /** An RSS feed yt-dlp's generic extractor reads as a playlist of its enclosures. */
 const playlistFeed = (base: string, items: { title: string; media: string; seconds: number }[]) => `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
@@ -208,6 +250,14 @@ export async function startMediaServer(opts: { hostname?: string } = {}): Promis
           return html(pageWithJsonLd(base))
         case '/album.html':
           return html(videoPage(base, { title: 'Test Band - Whole Album (Full Album)', media: '/chapters.m4a', duration: 12, chapters: TEST_CHAPTERS }))
+        case '/talk.html':
+          return html(talkPage(base, url.searchParams.get('media') ?? '/audio.mp3'))
+        case '/talk-player.html':
+          return html(
+            `<html><head><title>A talk</title></head><body><video controls src="${(url.searchParams.get('media') ?? '/audio.mp3').replace(/[<>"&]/g, '')}"><track kind="subtitles" srclang="en" src="/talk.en.vtt"></video></body></html>`,
+          )
+        case '/talk.en.vtt':
+          return new Response(TALK_VTT, { headers: { 'content-type': 'text/vtt; charset=utf-8' } })
         case '/titled.html':
           return html(videoPage(base, { title: url.searchParams.get('title') ?? 'Untitled', media: '/audio.mp3', duration: 3 }))
         case '/playlist.rss':

@@ -12,7 +12,9 @@ import { ToolFailure, TRANSIENT_KINDS, youtubeFailureSentence } from '../../tool
 import { PaceWait } from '../../tools/pace.ts'
 import { downloadAudio } from '../../tools/ytdlp.ts'
 import { publishAudioEnd } from './audio-push.ts'
+import type { Chapter } from '../../tools/chapters.ts'
 import { audioFailedForEpisodes, episodesInFeeds } from './episode-queries.ts'
+import { saveAudioTexts, subtitleLangs } from './texts.ts'
 import { youtubeAudio, youtubePodcastEpisodes } from './tables.ts'
 
 /**
@@ -195,8 +197,10 @@ export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; wor
     try {
       const url = watchUrl(videoId)
       let path: string
+      let chapters: Chapter[]
       try {
-        ;({ path } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}), {
+        // the chapters and subtitles come in the same pass, for podcast episodes (texts.ts)
+        ;({ path, chapters } = await ctx.tools.withYtdlp((cfg) => downloadAudio(cfg, url, work, job.signal, () => {}, subtitleLangs(ctx)), {
           url,
           signal: job.signal,
           maxWaitMs: IN_RUN_WAIT_MS,
@@ -212,6 +216,7 @@ export const fetchAudioJob: JobDefinition<{ videoId: string; owner?: string; wor
         }
         throw err
       }
+      await saveAudioTexts(ctx, videoId, work, chapters)
       const file = `${videoId}${extname(path).toLowerCase()}`
       await rename(path, join(dir, file))
       const { size } = await stat(join(dir, file))

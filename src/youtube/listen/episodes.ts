@@ -14,6 +14,7 @@ import { audioFailedForEpisodes, cutTag, episodeDir, episodeFile, episodeWanted,
 import { SPONSORBLOCK_CATEGORIES } from './schema.ts'
 import { skipSpans } from './segments.ts'
 import { youtubePodcastEpisodes } from './tables.ts'
+import { makeEpisodeTexts, saveEpisodeTexts } from './texts.ts'
 
 /**
  * Podcast episodes (docs/decisions/206): a video's listen-mode audio (audio.ts, fetched once
@@ -126,10 +127,14 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
       if (!local) await copyToDisk(ctx, audioKey(source.file), sourcePath)
       const remove = spans?.length ? clipSegments(spans, (await probeMedia(ffmpeg, sourcePath, job.signal)).duration) : []
       await convertToMp3(ffmpeg, sourcePath, tmp, job.signal, () => {}, { remove: remove.map((s) => [s.start, s.end] as [number, number]) }, false)
-      // 3. the served file's own length and size, for itunes:duration and the enclosure
+      // 3. the served file's own length; its chapters (also as ID3 CTOC/CHAP) and transcript in its time; its size
       const { duration } = await probeMedia(ffmpeg, tmp, job.signal)
+      const removeSpans = remove.map((s) => [s.start, s.end] as [number, number])
+      const texts = await makeEpisodeTexts(ctx.db, videoId, removeSpans, tmp, duration ?? undefined)
       const { size } = await stat(tmp)
       await rename(tmp, join(dir, file))
+      // its texts before the row says it has them
+      await saveEpisodeTexts(ctx.db, videoId, cut, texts)
       // ready only once stored
       await storeAudioFile(ctx, `podcast/${file}`, 'audio/mpeg', job.signal)
       const [done] = await ctx.db
@@ -141,8 +146,10 @@ export const episodeJob: JobDefinition<{ videoId: string; cut: string; owner?: s
           size,
           duration,
           removed: remove.reduce((sum, s) => sum + (s.end - s.start), 0),
-          spans: remove.map((s) => [s.start, s.end] as [number, number]),
+          spans: removeSpans,
           uncut: spans === null,
+          chapterCount: texts.chapterCount,
+          transcriptLang: texts.transcriptLang,
           playedAt: sql`now()`,
         })
         .where(and(eq(youtubePodcastEpisodes.videoId, videoId), eq(youtubePodcastEpisodes.cut, cut), sql`${youtubePodcastEpisodes.state} in ('fetching', 'ready')`))

@@ -3,8 +3,8 @@ import type { Tx } from '../../db/client.ts'
 import { youtubePodcastSecrets } from './tables.ts'
 
 /**
- * Podcasting 2.0 tags of the feeds (the Podcast Namespace, docs/decisions/265). The feed XML
- * (podcasts.ts) calls these; they keep the namespace's rules in one place.
+ * Podcasting 2.0 tags of the feeds (the Podcast Namespace, docs/decisions/265). The feed routes
+ * (feed-routes.ts) call these; they keep the namespace's rules in one place.
  */
 export const PODCAST_NAMESPACE = 'https://podcastindex.org/namespace/1.0'
 /** The Podcast Index's namespace for podcast:guid (UUIDv5). */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-// Request shapes of listening (SponsorBlock settings), shared with the web app.
+// Request shapes of listening (SponsorBlock settings, the podcast switch and its limits), shared with the web app.
 
 /** SponsorBlock's categories the player handles, in the order the Account page lists them. */
 export const SPONSORBLOCK_CATEGORIES = ['sponsor', 'selfpromo', 'interaction', 'intro', 'outro', 'preview', 'filler', 'music_offtopic'] as const
@@ -27,4 +27,22 @@ export const sponsorblockBody = z.object({
     Object.fromEntries(SPONSORBLOCK_CATEGORIES.map((c) => [c, action.optional()])) as Record<SponsorblockCategory, z.ZodOptional<typeof action>>,
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown category ${issue.keys.join(', ')}; known: ${SPONSORBLOCK_CATEGORIES.join(', ')}` : issue.input === undefined ? 'Required' : 'must be an object of category: action') },
   ),
+})
+
+// ---- podcasts (the channel switch) ----
+
+/** keepLast when a podcast is switched on without one. */
+export const DEFAULT_KEEP_LAST = 10
+/** The most episodes one podcast may keep. */
+export const KEEP_LAST_MAX = 100
+
+/** `PUT /api/youtube/channels/{id}/podcast`. */
+export const podcastBody = z.object({
+  enabled: z.boolean({ error: (i) => (i.input === undefined ? 'Required' : 'must be true or false') }),
+  keepLast: z
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(KEEP_LAST_MAX, `must be at most ${KEEP_LAST_MAX}`)
+    .optional(),
 })

@@ -8,9 +8,14 @@ export type SponsorblockSettings = Record<SponsorblockCategory, SponsorblockActi
 /** The user's choices over the defaults (a stored value no longer valid falls back to the default). */
 export async function getSponsorblock(db: Tx, userId: string): Promise<SponsorblockSettings> {
   const [row] = await db.select().from(youtubeSponsorblockSettings).where(eq(youtubeSponsorblockSettings.userId, userId))
+  return sponsorblockOf(row?.categories)
+}
+
+/** Stored choices (or none) over the defaults. */
+export function sponsorblockOf(stored: Record<string, string> | null | undefined): SponsorblockSettings {
   const out = { ...DEFAULT_SPONSORBLOCK }
   for (const c of SPONSORBLOCK_CATEGORIES) {
-    const v = row?.categories[c]
+    const v = stored?.[c]
     if (v && (SPONSORBLOCK_ACTIONS as readonly string[]).includes(v)) out[c] = v as SponsorblockAction
   }
   return out

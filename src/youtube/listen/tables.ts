@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, foreignKey, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from '../../auth/tables.ts'
 import { youtubeChannels, youtubeVideos } from '../tables.ts'
 
@@ -97,6 +97,10 @@ export const youtubePodcastEpisodes = pgTable(
     spans: jsonb('spans').$type<[number, number][]>(),
     /** SponsorBlock could not be reached when it was made: nothing cut; the hourly job makes it again. */
     uncut: boolean('uncut').notNull().default(false),
+    /** Chapters in its texts (youtube_podcast_episode_texts), for the feed's podcast:chapters. */
+    chapterCount: integer('chapter_count').notNull().default(0),
+    /** The transcript's language when it has one, for the feed's podcast:transcript. */
+    transcriptLang: text('transcript_lang'),
     createdAt: ts('created_at').notNull().defaultNow(),
     failedAt: ts('failed_at'),
     /** Last served (or made): the cache drops the least recently played first, episodes in a feed excepted. */
@@ -121,4 +125,38 @@ export const youtubePodcastSkips = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.videoId] })],
+)
+
+/**
+ * A video's chapters and subtitles as yt-dlp gave them with its audio (video time;
+ * docs/decisions/291): what each episode's chapters and transcript are made from when it is cut.
+ */
+export const youtubeAudioTexts = pgTable('youtube_audio_texts', {
+  videoId: text('video_id')
+    .primaryKey()
+    .references(() => youtubeVideos.id, { onDelete: 'cascade' }),
+  /** `{title, start, end}` in the video's seconds. */
+  chapters: jsonb('chapters').$type<{ title: string; start: number; end: number }[]>().notNull(),
+  /** The chosen subtitles (WebVTT, bounded and cleaned) and their language, or null. */
+  subtitles: text('subtitles'),
+  subtitlesLang: text('subtitles_lang'),
+  fetchedAt: ts('fetched_at').notNull().defaultNow(),
+})
+
+/**
+ * An episode's chapters (JSON Chapters 1.2.0) and transcript (WebVTT) in the served file's time,
+ * made once when it was cut (docs/decisions/291); served as they are by the feed routes.
+ */
+export const youtubePodcastEpisodeTexts = pgTable(
+  'youtube_podcast_episode_texts',
+  {
+    videoId: text('video_id').notNull(),
+    cut: text('cut').notNull(),
+    chapters: text('chapters'),
+    transcript: text('transcript'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.videoId, t.cut] }),
+    foreignKey({ columns: [t.videoId, t.cut], foreignColumns: [youtubePodcastEpisodes.videoId, youtubePodcastEpisodes.cut] }).onDelete('cascade'),
+  ],
 )

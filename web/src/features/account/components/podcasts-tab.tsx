@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { RefreshCwIcon } from 'lucide-react'
 import { useState } from 'react'
@@ -11,16 +11,9 @@ import { PodcastEpisodes, summaryText } from '~/components/podcast-episodes.tsx'
 import { Heading } from '~/components/ui/heading.tsx'
 import { PageSpinner } from '~/components/ui/spinner.tsx'
 import { api, errorText, request } from '~/lib/api.ts'
+import { podcastsQuery } from '~/lib/podcasts-api.ts'
 import { queryKeys } from '~/lib/query-keys.ts'
 import { CopyField } from './music-players-tab.tsx'
-
-// the channel switches' query (same key, one cache entry; features do not import each other)
-const podcastsQuery = queryOptions({
-  queryKey: queryKeys.youtubePodcast.all,
-  queryFn: () => request(api.youtube.podcasts.$get()),
-  // the counts follow while episodes are being made (after Retry, say)
-  refetchInterval: (q) => (q.state.data?.feeds.some((f) => f.fetching > 0) ? 10_000 : false),
-})
 
 /**
  * Account → Podcasts (docs/product.md#podcasts): the private feed addresses with copy buttons,

@@ -6,7 +6,9 @@ import { createStyleContext, styled } from 'styled-system/jsx'
 import { input, switchRecipe } from 'styled-system/recipes'
 import { PodcastEpisodes, summaryText } from '~/components/podcast-episodes.tsx'
 import { errorText } from '~/lib/api.ts'
-import { DEFAULT_KEEP_LAST, KEEP_LAST_MAX, podcastsQuery, useSetPodcast } from '../podcast-api.ts'
+import { DEFAULT_KEEP_LAST, KEEP_LAST_MAX } from '#server/youtube/listen/schema.ts'
+import { podcastsQuery } from '~/lib/podcasts-api.ts'
+import { useSetPodcast } from '../podcast-api.ts'
 
 const { withProvider, withContext } = createStyleContext(switchRecipe)
 const SwitchRoot = withProvider(ArkSwitch.Root, 'root')
