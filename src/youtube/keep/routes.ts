@@ -7,7 +7,7 @@ import { idParam } from '../../lib/fields.ts'
 import { valid } from '../../lib/validate.ts'
 import { isFollowed } from '../listen/podcast-queries.ts'
 import { getVideo, videosByIds } from '../queries/feed.ts'
-import { videoExists } from '../queries/videos.ts'
+import { requireVideo } from '../queries/videos.ts'
 import { pageQuery } from '../schema.ts'
 import { youtubeVideos } from '../tables.ts'
 import { serveKept } from './files.ts'
@@ -19,9 +19,6 @@ import { quotaBytes, quotaProblem, usedBytes } from './usage.ts'
 
 const VIDEO_ID = /^[\w-]{11}$/
 
-async function requireVideo(ctx: AppContext, id: string) {
-  if (!VIDEO_ID.test(id) || !(await videoExists(ctx.db, id))) fail(404, 'Youtube video not found.')
-}
 
 async function ruleJson(ctx: AppContext, userId: string, channelId: string): Promise<KeepRuleJson> {
   const [r] = await ctx.db.select().from(youtubeKeepRules).where(and(eq(youtubeKeepRules.userId, userId), eq(youtubeKeepRules.channelId, channelId)))
@@ -56,7 +53,7 @@ export function keepRoutes(ctx: AppContext) {
     .put('/videos/:id/keep', valid('param', idParam), valid('json', keepVideoBody), async (c) => {
       const userId = currentUser(c).id
       const videoId = c.req.param('id')
-      await requireVideo(ctx, videoId)
+      await requireVideo(ctx.db, videoId)
       const [current] = await db.select().from(youtubeKeeps).where(and(eq(youtubeKeeps.userId, userId), eq(youtubeKeeps.videoId, videoId)))
       const maxHeight = c.req.valid('json').maxHeight ?? (current && !current.removedAt ? current.maxHeight : DEFAULT_KEEP.maxHeight)
       // by hand: pinned, back from a removal, its quota failure cleared (checked again below)
@@ -75,7 +72,7 @@ export function keepRoutes(ctx: AppContext) {
     .delete('/videos/:id/keep', valid('param', idParam), async (c) => {
       const userId = currentUser(c).id
       const videoId = c.req.param('id')
-      await requireVideo(ctx, videoId)
+      await requireVideo(ctx.db, videoId)
       // the mark stays: no rule fetches it again for this user
       await db
         .update(youtubeKeeps)

@@ -2,12 +2,11 @@ import { Hono } from 'hono'
 import { requireSession } from '../../auth/bearer.ts'
 import { currentUser, requireUser } from '../../auth/session.ts'
 import type { AppContext, AppEnv } from '../../context.ts'
-import type { Tx } from '../../db/client.ts'
 import { fail } from '../../lib/errors.ts'
 import { idParam } from '../../lib/fields.ts'
 import { sendStored } from '../../lib/send-file.ts'
 import { valid } from '../../lib/validate.ts'
-import { videoExists } from '../queries/videos.ts'
+import { requireVideo } from '../queries/videos.ts'
 import { podcastBody, sponsorblockBody } from './schema.ts'
 import { audioJson, audioKey, getAudio, markPlayed, requestAudio } from './audio.ts'
 import { audioWaiters } from './audio-push.ts'
@@ -17,13 +16,6 @@ import { podcastsJson, setPodcast } from './podcasts.ts'
 import { queueRecut } from './jobs.ts'
 import { videoSegments } from './segments.ts'
 import { getSponsorblock, saveSponsorblock } from './settings.ts'
-
-const VIDEO_ID = /^[\w-]{11}$/
-
-/** 404 unless `id` is a stored video (as the other /videos/{id} routes). */
-async function requireVideo(db: Tx, id: string): Promise<void> {
-  if (!VIDEO_ID.test(id) || !(await videoExists(db, id))) fail(404, 'Youtube video not found.')
-}
 
 /** Listening: SponsorBlock settings and segments, audio for listen mode (issue 27, docs/api.md "Listening"). */
 export function listenRoutes(ctx: AppContext) {
