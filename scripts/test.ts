@@ -9,9 +9,9 @@
  *  3. Starts Debian's PostgreSQL cluster on 127.0.0.1 with a `tunefeed` role
  *     (skipped when TEST_DATABASE_URL is already set).
  *  4. Runs the suites below: the server-side test files on PGlite and, at the
- *     same time, the server tests (src/) again on PostgreSQL, each with
- *     SERVER_WORKERS files at once; then the browser tests (tests/e2e, on
- *     PGlite), BROWSER_WORKERS files at once; the deployment tests
+ *     same time, the server tests (src/) again on PostgreSQL (SERVER_WORKERS
+ *     files at once, one by default); then the browser tests (tests/e2e, on
+ *     PGlite; BROWSER_WORKERS); the deployment tests
  *     (tests/deploy, with PostgreSQL); plus web/'s own tests if it has any. The browser suite's
  *     failing files (at most three) run once more; a pass then is reported
  *     FLAKY with the first failures (docs/decisions/213-browser-rerun.md).
@@ -43,12 +43,13 @@ const PG_PASSWORD = 'tunefeed-test'
 const PG_DB = 'tunefeed'
 const BUN_TEST_TIMEOUT_MS = 60_000
 /**
- * Test files at once per suite (docs/decisions/315-suite-in-parallel.md): most files spend their
- * time waiting on servers, databases and child processes, not on the CPU. TEST_WORKERS overrides
- * the server suites' number (1: one file after the other, as before).
+ * Test files at once per suite (bun test --parallel; docs/decisions/315-suite-in-parallel.md).
+ * One by default: with bun's per-file isolation every file migrated its own PGlite again, and
+ * three workers were slower than one (67 of 130 server files in 14 minutes). TEST_WORKERS and
+ * TEST_BROWSER_WORKERS set more.
  */
-const SERVER_WORKERS = Number(process.env.TEST_WORKERS ?? 3) || 1
-const BROWSER_WORKERS = Number(process.env.TEST_BROWSER_WORKERS ?? 2) || 1
+const SERVER_WORKERS = Number(process.env.TEST_WORKERS ?? 1) || 1
+const BROWSER_WORKERS = Number(process.env.TEST_BROWSER_WORKERS ?? 1) || 1
 
 const args = new Set(process.argv.slice(2))
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
