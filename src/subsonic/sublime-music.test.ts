@@ -110,7 +110,7 @@ test('sublime-music signs in with the app password and syncs; every request answ
   console.log(calls.map((c) => c.method).join(' '))
   expect(calls.length, err.slice(-2000)).toBeGreaterThan(0)
   expect(calls.filter((c) => c.status !== 'ok')).toEqual([])
-  // signed in (ping), then its albums view synced: the album list and the covers
-  expect(calls[0]!.method).toBe('ping')
-  for (const method of ['getAlbumList2', 'getCoverArt']) expect(calls.map((c) => c.method)).toContain(method)
+  // signed in (ping; its first requests go out together, so ping is not always the first to
+  // arrive), then its albums view synced: the album list and the covers
+  for (const method of ['ping', 'getAlbumList2', 'getCoverArt']) expect(calls.map((c) => c.method)).toContain(method)
 })
