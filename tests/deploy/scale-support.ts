@@ -37,7 +37,9 @@ export interface BunqueueServer {
  */
 export async function startBunqueueServer(postgresUrl: string, dir: string): Promise<BunqueueServer> {
   const port = freePort()
-  const httpPort = freePort()
+  // two calls may be handed the same released port (seen in a full run: "Is port … in use?")
+  let httpPort = freePort()
+  while (httpPort === port) httpPort = freePort()
   const cli = join(REPO_ROOT, 'node_modules/bunqueue/dist/cli/index.js')
   const proc = Bun.spawn([process.execPath, cli, 'start', '--host', '127.0.0.1', '--tcp-port', String(port), '--http-port', String(httpPort)], {
     cwd: dir,
